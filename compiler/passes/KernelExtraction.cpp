@@ -1,0 +1,312 @@
+// KernelExtraction: see KernelExtraction.h.
+#include "KernelExtraction.h"
+
+#include "DeviceCheck.h"
+#include "pacxx/detail/abi.hpp"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace pacxx {
+namespace {
+
+// "(lambda at file.cpp:14:7)" or "main::$_0": the first template argument of the
+// payload, i.e. the user's callable, which is how users know their kernels.
+std::string kernelDisplayName(const Function &Entry) {
+  std::string Full;
+  if (const DISubprogram *SP = Entry.getSubprogram())
+    Full = SP->getName().str();
+  if (Full.find("payload<") == std::string::npos)
+    Full = demangle(Entry.getName().str());
+  size_t Begin = Full.find("payload<");
+  if (Begin == std::string::npos)
+    return Full;
+  Begin += strlen("payload<");
+  int Depth = 0;
+  for (size_t I = Begin; I < Full.size(); ++I) {
+    char Ch = Full[I];
+    if (Ch == '<' || Ch == '(' || Ch == '[' || Ch == '{')
+      ++Depth;
+    else if (Ch == '>' || Ch == ')' || Ch == ']' || Ch == '}') {
+      if (Depth == 0)
+        return Full.substr(Begin, I - Begin);
+      --Depth;
+    } else if (Ch == ',' && Depth == 0)
+      return Full.substr(Begin, I - Begin);
+  }
+  return Full;
+}
+
+// Size and alignment of the payload, from the attributes clang puts on the
+// kernel_entry(const P&) parameter.
+bool payloadLayout(const Function &Entry, uint64_t &Size, uint64_t &Align) {
+  if (Entry.arg_size() != 1)
+    return false;
+  Size = Entry.getParamDereferenceableBytes(0);
+  MaybeAlign A = Entry.getParamAlign(0);
+  Align = A ? A->value() : 1;
+  return Size != 0;
+}
+
+// Attributes that describe the host (CPU, frame layout, -O0) and must not reach a
+// GPU target; the runtime optimises device code itself.
+void stripHostAttributes(Function &F) {
+  if (F.hasFnAttribute(Attribute::OptimizeNone)) {
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.removeFnAttr(Attribute::NoInline);
+  }
+  for (Attribute::AttrKind K : {Attribute::UWTable, Attribute::StackProtect,
+                                Attribute::StackProtectStrong, Attribute::StackProtectReq})
+    F.removeFnAttr(K);
+  for (const char *K : {"target-cpu", "target-features", "tune-cpu", "frame-pointer",
+                        "stack-protector-buffer-size", "min-legal-vector-width", "probe-stack"})
+    F.removeFnAttr(K);
+}
+
+// Nothing throws on a device: invokes become calls, cleanup pads disappear.
+void removeExceptionHandling(Function &F) {
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (BasicBlock &BB : F)
+    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  if (!Invokes.empty())
+    removeUnreachableBlocks(F);
+  if (F.hasPersonalityFn())
+    F.setPersonalityFn(nullptr);
+}
+
+MDNode *strings(LLVMContext &Ctx, ArrayRef<std::string> S) {
+  SmallVector<Metadata *, 4> Ops;
+  for (const std::string &X : S)
+    Ops.push_back(MDString::get(Ctx, X));
+  return MDNode::get(Ctx, Ops);
+}
+
+void printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel) {
+  std::string Loc = sourceLocation(D.At, D.Fn);
+  if (Loc.empty())
+    Loc = "<unknown location>";
+  errs() << Loc << ": error: pacxx: kernel '" << Kernel << "' " << D.Message;
+  if (D.Fn)
+    errs() << " in '" << demangle(D.Fn->getName().str()) << "'";
+  errs() << "\n";
+}
+
+struct KernelInfo {
+  Function *Entry;
+  std::string Display;
+  uint64_t Size, Align;
+};
+
+std::unique_ptr<Module> buildDeviceModule(Module &M, const SetVector<const Function *> &Fns,
+                                          const SetVector<const GlobalVariable *> &Globals,
+                                          ValueToValueMapTy &VMap) {
+  SmallPtrSet<const GlobalValue *, 32> Keep;
+  Keep.insert(Fns.begin(), Fns.end());
+  Keep.insert(Globals.begin(), Globals.end());
+  std::unique_ptr<Module> Dev =
+      CloneModule(M, VMap, [&](const GlobalValue *GV) { return Keep.count(GV) != 0; });
+
+  // CloneModule declares everything it did not copy; drop what nothing uses.
+  SmallVector<GlobalValue *, 64> Dead;
+  for (GlobalVariable &GV : Dev->globals())
+    if (GV.getName().startswith("llvm.") || (GV.isDeclaration() && GV.use_empty()))
+      Dead.push_back(&GV);
+  for (GlobalValue *GV : Dead)
+    GV->eraseFromParent();
+  Dead.clear();
+  for (GlobalAlias &GA : Dev->aliases())
+    Dead.push_back(&GA);
+  for (GlobalValue *GV : Dead) {
+    GV->replaceAllUsesWith(UndefValue::get(GV->getType()));
+    GV->eraseFromParent();
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(*Dev))
+      if (F.isDeclaration() && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+  }
+  for (Function &F : *Dev) {
+    if (F.isDeclaration())
+      continue;
+    stripHostAttributes(F);
+    removeExceptionHandling(F);
+    F.setComdat(nullptr);
+  }
+  for (GlobalVariable &GV : Dev->globals())
+    GV.setComdat(nullptr);
+  for (StringRef Flag : {"uwtable", "frame-pointer", "PIE Level", "PIC Level"})
+    if (Metadata *Old = Dev->getModuleFlag(Flag)) {
+      (void)Old;
+      NamedMDNode *Flags = Dev->getModuleFlagsMetadata();
+      for (unsigned I = 0; I < Flags->getNumOperands(); ++I) {
+        MDNode *Op = Flags->getOperand(I);
+        if (cast<MDString>(Op->getOperand(1))->getString() == Flag) {
+          // Rebuild the flags without this one.
+          SmallVector<MDNode *, 8> KeepOps;
+          for (unsigned J = 0; J < Flags->getNumOperands(); ++J)
+            if (J != I)
+              KeepOps.push_back(Flags->getOperand(J));
+          Flags->clearOperands();
+          for (MDNode *N : KeepOps)
+            Flags->addOperand(N);
+          break;
+        }
+      }
+    }
+  return Dev;
+}
+
+// Stores the bitcode in the program and registers it (and the kernels' host entry
+// addresses) with the runtime from a constructor.
+void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I8 = Type::getInt8Ty(Ctx), *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  PointerType *Ptr = PointerType::getUnqual(Ctx);
+
+  std::string Padded = Bitcode.str();
+  Padded.resize((Padded.size() + 7) / 8 * 8, '\0');
+  auto *Data = ConstantDataArray::getRaw(Padded, Padded.size(), I8);
+  auto *Ty = StructType::get(Ctx, {I32, I32, I64, Data->getType()});
+  auto *Init = ConstantStruct::get(
+      Ty, {ConstantInt::get(I32, abi::module_magic), ConstantInt::get(I32, abi::module_version),
+           ConstantInt::get(I64, Bitcode.size()), Data});
+  auto *Blob = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage, Init,
+                                  "__pacxx_device_module");
+  Blob->setSection(abi::section_name);
+  Blob->setAlignment(Align(8));
+  appendToUsed(M, {Blob});
+
+  auto *RecTy = StructType::get(Ctx, {Ptr, Ptr});
+  SmallVector<Constant *, 8> Recs;
+  for (const KernelInfo &K : Kernels) {
+    Constant *Name = ConstantDataArray::getString(Ctx, K.Entry->getName());
+    auto *NameGV = new GlobalVariable(M, Name->getType(), true, GlobalValue::PrivateLinkage, Name,
+                                      "__pacxx_kernel_name");
+    NameGV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    Recs.push_back(ConstantStruct::get(RecTy, {K.Entry, NameGV}));
+  }
+  auto *TableTy = ArrayType::get(RecTy, Recs.size());
+  auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(TableTy, Recs), "__pacxx_kernel_table");
+
+  FunctionCallee Register = M.getOrInsertFunction(
+      "__pacxx_register_module", FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage, "__pacxx_register", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
+  B.CreateCall(Register, {Blob, Table, ConstantInt::get(I64, Recs.size())});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
+}
+
+} // namespace
+
+PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) {
+  std::vector<KernelInfo> Kernels;
+  SetVector<const Function *> Fns;
+  SetVector<const GlobalVariable *> Globals;
+  std::vector<std::pair<ExternCall, std::string>> Externs; // with the kernel's name
+  unsigned ErrorCount = 0;
+
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.getName().startswith(abi::kernel_entry_prefix))
+      continue;
+    KernelInfo K{&F, kernelDisplayName(F), 0, 0};
+    if (!payloadLayout(F, K.Size, K.Align)) {
+      errs() << sourceLocation(nullptr, &F) << ": error: pacxx: cannot determine the argument "
+             << "layout of kernel '" << K.Display << "'\n";
+      ++ErrorCount;
+      continue;
+    }
+    DeviceClosure C = collectDeviceClosure(F);
+    for (const DeviceDiagnostic &D : C.Errors)
+      printDiagnostic(D, K.Display);
+    ErrorCount += C.Errors.size();
+    Fns.insert(C.Functions.begin(), C.Functions.end());
+    Globals.insert(C.Globals.begin(), C.Globals.end());
+    for (const ExternCall &E : C.ExternCalls)
+      Externs.push_back({E, K.Display});
+    Kernels.push_back(K);
+  }
+
+  // Functions other translation units' kernels may call: every externally visible
+  // definition that can run on a device. Those that cannot are silently left out;
+  // a kernel that calls one fails at link with "body nowhere in the program".
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasExternalLinkage() || F.getName() == "main" ||
+        F.getName().startswith(abi::kernel_entry_prefix) || Fns.count(&F))
+      continue;
+    DeviceClosure C = collectDeviceClosure(F);
+    if (!C.Errors.empty())
+      continue;
+    Fns.insert(C.Functions.begin(), C.Functions.end());
+    Globals.insert(C.Globals.begin(), C.Globals.end());
+  }
+
+  if (ErrorCount) {
+    M.getContext().diagnose(DiagnosticInfoInlineAsm(
+        "pacxx: " + Twine(ErrorCount) + " construct(s) in kernel code cannot run on a GPU",
+        DS_Error));
+    return PreservedAnalyses::all();
+  }
+  if (Kernels.empty() && Fns.empty())
+    return PreservedAnalyses::all();
+
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Dev = buildDeviceModule(M, Fns, Globals, VMap);
+  LLVMContext &Ctx = Dev->getContext();
+  NamedMDNode *KMD = Dev->getOrInsertNamedMetadata(abi::md_kernels);
+  for (const KernelInfo &K : Kernels) {
+    Type *I64 = Type::getInt64Ty(Ctx);
+    KMD->addOperand(MDNode::get(
+        Ctx, {MDString::get(Ctx, K.Entry->getName()),
+              ConstantAsMetadata::get(ConstantInt::get(I64, K.Size)),
+              ConstantAsMetadata::get(ConstantInt::get(I64, K.Align)), MDString::get(Ctx, K.Display)}));
+  }
+  NamedMDNode *EMD = Dev->getOrInsertNamedMetadata(abi::md_extern_calls);
+  StringSet<> Seen;
+  for (const auto &E : Externs) {
+    std::string Loc = sourceLocation(E.first.At, E.first.At->getFunction());
+    if (Seen.insert(E.first.Callee + "|" + Loc + "|" + E.second).second)
+      EMD->addOperand(strings(Ctx, {E.first.Callee, Loc, E.second}));
+  }
+  StripDebugInfo(*Dev);
+
+  std::string Bitcode;
+  raw_string_ostream OS(Bitcode);
+  WriteBitcodeToFile(*Dev, OS);
+  OS.flush();
+  embedAndRegister(M, Bitcode, Kernels);
+
+  // The driver adds line tables so diagnostics can name lines; drop them unless the
+  // user asked for debug information.
+  if (const char *S = std::getenv("PACXX_STRIP_DEBUG"))
+    if (S[0] == '1')
+      StripDebugInfo(M);
+  return PreservedAnalyses::none();
+}
+
+} // namespace pacxx

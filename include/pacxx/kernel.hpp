@@ -1,0 +1,85 @@
+// pacxx::kernel(f, config): a C++ callable becomes a launchable GPU kernel.
+//
+// On a launch the closure and the arguments are packed into one trivially copyable
+// payload; the offline compiler has extracted kernel_entry<Payload> (and all it calls)
+// into device IR, and the runtime JIT-compiles and launches it with the payload bytes.
+#pragma once
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "pacxx/runtime.hpp"
+
+namespace pacxx {
+namespace detail {
+
+// Bytes that can travel to a device: copying them is all a copy does.
+template <class T> struct is_device_copyable {
+  static constexpr bool value = std::is_trivially_copy_constructible<T>::value &&
+                                std::is_trivially_destructible<T>::value;
+};
+
+// An aggregate holding the arguments (std::tuple is not trivially copyable in
+// libstdc++, so it cannot be the payload).
+template <class... Ts> struct arg_pack {};
+template <class T, class... Ts> struct arg_pack<T, Ts...> {
+  T head;
+  arg_pack<Ts...> tail;
+};
+
+template <std::size_t I> struct pack_get {
+  template <class T, class... Ts> static auto &get(const arg_pack<T, Ts...> &p) {
+    return pack_get<I - 1>::get(p.tail);
+  }
+};
+template <> struct pack_get<0> {
+  template <class T, class... Ts> static const T &get(const arg_pack<T, Ts...> &p) {
+    return p.head;
+  }
+};
+
+template <class F, class... Args> struct payload {
+  F f;
+  arg_pack<Args...> args;
+
+  template <std::size_t... I> void call(std::index_sequence<I...>) const {
+    f(pack_get<I>::get(args)...);
+  }
+  void operator()() const { call(std::index_sequence_for<Args...>{}); }
+};
+
+// The kernel. The offline compiler finds every instantiation by this name, so its
+// body runs on the device only.
+template <class P> void kernel_entry(const P &p) { p(); }
+
+} // namespace detail
+
+template <class F> class kernel_launcher {
+  F f_;
+  launch_config config_;
+
+public:
+  kernel_launcher(F f, launch_config config) : f_(f), config_(config) {}
+
+  const launch_config &config() const { return config_; }
+
+  template <class... Args> void operator()(Args... args) const {
+    static_assert(detail::is_device_copyable<F>::value,
+                  "pacxx::kernel: the kernel's closure must be trivially copyable (capture "
+                  "values and device pointers, never containers or references)");
+    static_assert(detail::is_device_copyable<detail::arg_pack<Args...>>::value,
+                  "pacxx::kernel: kernel arguments must be trivially copyable (device "
+                  "pointers, numbers, plain structs)");
+    using P = detail::payload<F, typename std::decay<Args>::type...>;
+    const P p{f_, {args...}};
+    detail::launch(reinterpret_cast<const void *>(&detail::kernel_entry<P>), &p, sizeof(P),
+                   alignof(P), config_);
+  }
+};
+
+// Makes a launchable kernel of f: kernel(f, {{blocks...}, {threads...}[, shared bytes]}).
+template <class F> kernel_launcher<F> kernel(F f, launch_config config) {
+  return kernel_launcher<F>(f, config);
+}
+
+} // namespace pacxx

@@ -1,0 +1,417 @@
+// CUDA backend: the driver API, reached through dlopen("libcuda.so.1") so that a
+// pacxx program has no link-time dependency on the driver and still runs (on
+// OpenCL) where no NVIDIA driver is installed. We therefore declare the handful of
+// driver types and entry points ourselves instead of including cuda.h.
+#include "backend.hpp"
+#include "pacxx/error.hpp"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace pacxx {
+namespace rt {
+namespace {
+
+// ---- The slice of cuda.h we need (ABI-stable since CUDA 4) -----------------
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUstream = CUstream_st *;
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
+constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+// Above this a kernel must opt in to more dynamic shared memory per block.
+constexpr std::size_t default_dynamic_shared_limit = 48 * 1024;
+
+// Function table, filled from the driver library once per process.
+struct api {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDriverGetVersion)(int *);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDeviceTotalMem_v2)(std::size_t *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice); // _v2 where exported
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemAlloc_v2)(CUdeviceptr *, std::size_t);
+  CUresult (*cuMemFree_v2)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void *, std::size_t);
+  CUresult (*cuMemcpyDtoH_v2)(void *, CUdeviceptr, std::size_t);
+  CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr, CUdeviceptr, std::size_t);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+  // Optional (CUDA 12.4+): lets launch() check args_size against the kernel.
+  CUresult (*cuFuncGetParamInfo)(CUfunction, std::size_t, std::size_t *, std::size_t *);
+};
+
+// Names of the codes that cuInit can return where cuGetErrorName itself fails
+// (the toolkit's stub libcuda, installed as libcuda.so.1, answers everything with 34).
+const char *fallback_error_name(CUresult r) {
+  switch (r) {
+  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+  case 34: return "CUDA_ERROR_STUB_LIBRARY";
+  case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+  case 46: return "CUDA_ERROR_DEVICES_UNAVAILABLE";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  case 304: return "CUDA_ERROR_OPERATING_SYSTEM";
+  case 999: return "CUDA_ERROR_UNKNOWN";
+  default: return "unknown CUresult";
+  }
+}
+
+// "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"
+std::string describe(const api &cu, CUresult r) {
+  const char *name = nullptr, *text = nullptr;
+  if (cu.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+    name = fallback_error_name(r);
+  if (cu.cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    text = "no description from the driver";
+  return std::string(name) + " (" + std::to_string(r) + "): " + text;
+}
+
+void check(const api &cu, CUresult r, const char *call, const std::string &detail = {}) {
+  if (r == CUDA_SUCCESS)
+    return;
+  std::string msg = std::string("cuda: ") + call + " failed";
+  if (!detail.empty())
+    msg += " (" + detail + ")";
+  throw error(msg + ": " + describe(cu, r));
+}
+
+// The library is opened and cuInit'ed once; the handle is never closed because
+// device objects and the driver's own atexit handlers may outlive any owner we
+// could give it.
+struct loaded_api {
+  api cu{};
+  bool ok = false;
+  std::string why; // when !ok: a one-line note for pacxx-info
+};
+
+const loaded_api &load_api() {
+  static const loaded_api result = [] {
+    loaded_api l;
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char *e = dlerror();
+      l.why = std::string("cuda: libcuda.so.1 not found (") + (e ? e : "dlopen failed") + ")";
+      return l;
+    }
+    bool missing = false;
+    auto sym = [&](auto &fn, const char *name, const char *fallback = nullptr) {
+      void *p = dlsym(lib, name);
+      if (!p && fallback)
+        p = dlsym(lib, fallback);
+      if (!p && !missing) {
+        missing = true;
+        l.why = std::string("cuda: libcuda.so.1 lacks ") + name + " (driver too old?)";
+      }
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    api &cu = l.cu;
+    sym(cu.cuInit, "cuInit");
+    sym(cu.cuDriverGetVersion, "cuDriverGetVersion");
+    sym(cu.cuDeviceGetCount, "cuDeviceGetCount");
+    sym(cu.cuDeviceGet, "cuDeviceGet");
+    sym(cu.cuDeviceGetName, "cuDeviceGetName");
+    sym(cu.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    sym(cu.cuDeviceTotalMem_v2, "cuDeviceTotalMem_v2");
+    sym(cu.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    sym(cu.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease");
+    sym(cu.cuCtxSetCurrent, "cuCtxSetCurrent");
+    sym(cu.cuCtxSynchronize, "cuCtxSynchronize");
+    sym(cu.cuMemAlloc_v2, "cuMemAlloc_v2");
+    sym(cu.cuMemFree_v2, "cuMemFree_v2");
+    sym(cu.cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2");
+    sym(cu.cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2");
+    sym(cu.cuMemcpyDtoD_v2, "cuMemcpyDtoD_v2");
+    sym(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+    sym(cu.cuModuleGetFunction, "cuModuleGetFunction");
+    sym(cu.cuModuleUnload, "cuModuleUnload");
+    sym(cu.cuFuncSetAttribute, "cuFuncSetAttribute");
+    sym(cu.cuLaunchKernel, "cuLaunchKernel");
+    sym(cu.cuGetErrorName, "cuGetErrorName");
+    sym(cu.cuGetErrorString, "cuGetErrorString");
+    if (missing)
+      return l;
+    cu.cuFuncGetParamInfo = reinterpret_cast<decltype(cu.cuFuncGetParamInfo)>(
+        dlsym(lib, "cuFuncGetParamInfo"));
+
+    if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
+      l.why = "cuda: cuInit: " + describe(cu, r);
+      return l;
+    }
+    l.ok = true;
+    return l;
+  }();
+  return result;
+}
+
+// The device's primary context, shared by the device and every kernel loaded on
+// it so that modules are unloaded before the context's last reference goes.
+// The primary context (rather than cuCtxCreate) is what the CUDA runtime and
+// other libraries in the process use too, so pointers interoperate.
+class context {
+public:
+  context(const api &cu, CUdevice dev) : cu_(cu), dev_(dev) {
+    check(cu_, cu_.cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
+  }
+  ~context() { cu_.cuDevicePrimaryCtxRelease(dev_); }
+  context(const context &) = delete;
+  context &operator=(const context &) = delete;
+
+  // Contexts are per host thread: every entry point makes ours current first.
+  void make_current() const { check(cu_, cu_.cuCtxSetCurrent(ctx_), "cuCtxSetCurrent"); }
+  bool try_make_current() const noexcept { return cu_.cuCtxSetCurrent(ctx_) == CUDA_SUCCESS; }
+
+  const api &cu() const { return cu_; }
+  CUdevice dev() const { return dev_; }
+
+private:
+  const api &cu_;
+  CUdevice dev_;
+  CUcontext ctx_ = nullptr;
+};
+
+class cuda_kernel final : public loaded_kernel {
+public:
+  cuda_kernel(std::shared_ptr<const context> ctx, CUmodule mod, CUfunction fn, std::string name)
+      : ctx_(std::move(ctx)), mod_(mod), fn_(fn), name_(std::move(name)) {}
+  ~cuda_kernel() override {
+    // Errors here (e.g. a sticky fault from an earlier launch) cannot be reported.
+    if (ctx_->try_make_current())
+      ctx_->cu().cuModuleUnload(mod_);
+  }
+
+  std::shared_ptr<const context> ctx_;
+  CUmodule mod_;
+  CUfunction fn_;
+  std::string name_;
+  std::size_t param_size_ = 0; // 0: unknown (driver without cuFuncGetParamInfo)
+  std::atomic<std::size_t> shared_opt_in_{default_dynamic_shared_limit};
+};
+
+CUdeviceptr dptr(const void *p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
+
+unsigned to_uint(std::size_t v, const char *what) {
+  if (v > UINT_MAX)
+    throw error(std::string("cuda: launch: ") + what + " " + std::to_string(v) + " is too large");
+  return static_cast<unsigned>(v);
+}
+
+class cuda_device final : public device {
+public:
+  cuda_device(const api &cu, CUdevice dev) : cu_(cu) {
+    ctx_ = std::make_shared<const context>(cu, dev);
+    char buf[256] = {};
+    check(cu, cu.cuDeviceGetName(buf, sizeof buf - 1, dev), "cuDeviceGetName");
+    name_ = buf;
+    int major = 0, minor = 0;
+    check(cu, cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+          "cuDeviceGetAttribute", "compute capability major");
+    check(cu, cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+          "cuDeviceGetAttribute", "compute capability minor");
+    arch_ = "sm_" + std::to_string(major) + std::to_string(minor);
+    int version = 0;
+    check(cu, cu.cuDriverGetVersion(&version), "cuDriverGetVersion");
+    driver_ = "CUDA " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
+              " (" + std::to_string(version) + ")";
+    check(cu, cu.cuDeviceTotalMem_v2(&memory_, dev), "cuDeviceTotalMem_v2");
+  }
+
+  const char *backend_name() const override { return "cuda"; }
+  std::string name() const override { return name_; }
+  ir_target target() const override { return ir_target::nvptx; }
+  std::string arch() const override { return arch_; }
+  std::string driver_version() const override { return driver_; }
+  std::size_t memory_bytes() const override { return memory_; }
+
+  void *allocate(std::size_t bytes) override {
+    if (bytes == 0)
+      return nullptr;
+    ctx_->make_current();
+    CUdeviceptr p = 0;
+    check(cu_, cu_.cuMemAlloc_v2(&p, bytes), "cuMemAlloc_v2", std::to_string(bytes) + " bytes");
+    return reinterpret_cast<void *>(static_cast<std::uintptr_t>(p));
+  }
+
+  void deallocate(void *p) noexcept override {
+    // noexcept: a failure (driver shutting down, sticky fault) can only be ignored.
+    if (p && ctx_->try_make_current())
+      cu_.cuMemFree_v2(dptr(p));
+  }
+
+  // The synchronous cuMemcpy* calls are ordered on the legacy default stream,
+  // i.e. after every kernel launched before them; DtoD does not block the host.
+  void copy_to_device(void *dst, const void *src, std::size_t bytes) override {
+    if (bytes == 0)
+      return;
+    ctx_->make_current();
+    check(cu_, cu_.cuMemcpyHtoD_v2(dptr(dst), src, bytes), "cuMemcpyHtoD_v2");
+  }
+  void copy_to_host(void *dst, const void *src, std::size_t bytes) override {
+    if (bytes == 0)
+      return;
+    ctx_->make_current();
+    check(cu_, cu_.cuMemcpyDtoH_v2(dst, dptr(src), bytes), "cuMemcpyDtoH_v2");
+  }
+  void copy_on_device(void *dst, const void *src, std::size_t bytes) override {
+    if (bytes == 0)
+      return;
+    ctx_->make_current();
+    check(cu_, cu_.cuMemcpyDtoD_v2(dptr(dst), dptr(src), bytes), "cuMemcpyDtoD_v2");
+  }
+
+  std::unique_ptr<loaded_kernel> load(const std::string &code,
+                                      const std::string &kernel_name) override {
+    ctx_->make_current();
+    CUmodule mod = nullptr;
+    char info_log[8192] = {}, error_log[8192] = {};
+    int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                     CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info_log, reinterpret_cast<void *>(std::uintptr_t{sizeof info_log - 1}),
+                      error_log, reinterpret_cast<void *>(std::uintptr_t{sizeof error_log - 1})};
+    CUresult r;
+    {
+      std::lock_guard<std::mutex> lock(load_mutex_);
+      r = cu_.cuModuleLoadDataEx(&mod, code.c_str(), 4, options, values);
+    }
+    if (r != CUDA_SUCCESS) {
+      std::string msg = "cuda: cuModuleLoadDataEx failed for kernel '" + kernel_name + "' on " +
+                        name_ + " (" + arch_ + "): " + describe(cu_, r);
+      if (error_log[0])
+        msg += "\nJIT error log:\n" + std::string(error_log);
+      if (info_log[0])
+        msg += "\nJIT info log:\n" + std::string(info_log);
+      throw error(msg);
+    }
+    CUfunction fn = nullptr;
+    r = cu_.cuModuleGetFunction(&fn, mod, kernel_name.c_str());
+    if (r != CUDA_SUCCESS) {
+      cu_.cuModuleUnload(mod);
+      check(cu_, r, "cuModuleGetFunction", "kernel '" + kernel_name + "'");
+    }
+    auto k = std::make_unique<cuda_kernel>(ctx_, mod, fn, kernel_name);
+    std::size_t offset = 0, size = 0;
+    if (cu_.cuFuncGetParamInfo && cu_.cuFuncGetParamInfo(fn, 0, &offset, &size) == CUDA_SUCCESS)
+      k->param_size_ = size;
+    return k;
+  }
+
+  void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+              const void *args, std::size_t args_size) override {
+    auto *k = dynamic_cast<cuda_kernel *>(&lk);
+    if (!k || k->ctx_ != ctx_)
+      throw error("cuda: launch: kernel was not loaded on " + name_);
+    if (block.x == 0 || block.y == 0 || block.z == 0)
+      throw error("cuda: launch of '" + k->name_ + "': a block dimension is 0");
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+      return; // no blocks, no work (the driver would reject it as invalid)
+    // kernelParams makes the driver read as many bytes as the kernel's parameter
+    // has; a mismatch would read past `args` or pass garbage, so refuse it.
+    if (k->param_size_ && k->param_size_ != args_size)
+      throw error("cuda: launch of '" + k->name_ + "': kernel takes " +
+                  std::to_string(k->param_size_) + " bytes of arguments, " +
+                  std::to_string(args_size) + " given");
+    ctx_->make_current();
+    if (dynamic_shared_bytes > k->shared_opt_in_.load(std::memory_order_relaxed)) {
+      check(cu_,
+            cu_.cuFuncSetAttribute(k->fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(to_uint(dynamic_shared_bytes, "shared memory"))),
+            "cuFuncSetAttribute", "max dynamic shared memory " + std::to_string(dynamic_shared_bytes));
+      // Racing threads may both set it; the attribute only needs to be >= each request.
+      std::size_t seen = k->shared_opt_in_.load();
+      while (seen < dynamic_shared_bytes &&
+             !k->shared_opt_in_.compare_exchange_weak(seen, dynamic_shared_bytes)) {
+      }
+    }
+    void *params[] = {const_cast<void *>(args)};
+    CUresult r = cu_.cuLaunchKernel(
+        k->fn_, to_uint(grid.x, "grid.x"), to_uint(grid.y, "grid.y"), to_uint(grid.z, "grid.z"),
+        to_uint(block.x, "block.x"), to_uint(block.y, "block.y"), to_uint(block.z, "block.z"),
+        to_uint(dynamic_shared_bytes, "shared memory"), nullptr /* legacy default stream */,
+        params, nullptr);
+    if (r != CUDA_SUCCESS)
+      check(cu_, r, "cuLaunchKernel",
+            "kernel '" + k->name_ + "', grid " + std::to_string(grid.x) + "x" +
+                std::to_string(grid.y) + "x" + std::to_string(grid.z) + ", block " +
+                std::to_string(block.x) + "x" + std::to_string(block.y) + "x" +
+                std::to_string(block.z) + ", " + std::to_string(dynamic_shared_bytes) +
+                " bytes dynamic shared");
+  }
+
+  void synchronize() override {
+    ctx_->make_current();
+    check(cu_, cu_.cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+private:
+  const api &cu_;
+  std::shared_ptr<const context> ctx_;
+  std::string name_, arch_, driver_;
+  std::size_t memory_ = 0;
+  std::mutex load_mutex_;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<device>> discover_cuda(std::vector<std::string> &notes) {
+  std::vector<std::unique_ptr<device>> devices;
+  const loaded_api &l = load_api();
+  if (!l.ok) {
+    notes.push_back(l.why);
+    return devices;
+  }
+  const api &cu = l.cu;
+  int count = 0;
+  if (CUresult r = cu.cuDeviceGetCount(&count); r != CUDA_SUCCESS) {
+    notes.push_back("cuda: cuDeviceGetCount: " + describe(cu, r));
+    return devices;
+  }
+  if (count == 0)
+    notes.push_back("cuda: the driver reports no devices");
+  for (int i = 0; i < count; ++i) {
+    // One unusable device (e.g. exclusive-process mode, taken) must not hide the others.
+    try {
+      CUdevice dev = 0;
+      check(cu, cu.cuDeviceGet(&dev, i), "cuDeviceGet");
+      devices.push_back(std::make_unique<cuda_device>(cu, dev));
+    } catch (const error &e) {
+      notes.push_back("cuda: device " + std::to_string(i) + " skipped: " + e.what());
+    }
+  }
+  return devices;
+}
+
+} // namespace rt
+} // namespace pacxx

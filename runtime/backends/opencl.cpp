@@ -1,0 +1,500 @@
+// OpenCL backend: the ICD loader, reached through dlopen("libOpenCL.so.1") so that
+// a pacxx program starts (and uses CUDA) where no OpenCL is installed. <CL/cl.h>
+// supplies types, constants and, via decltype, the entry points' signatures; no
+// OpenCL symbol is linked.
+//
+// Device memory is coarse-grain SVM so that device pointers are plain pointers
+// that closures can carry; kernels receive the closure as one by-value struct
+// (argument 0) plus a `local char*` for dynamic shared memory (argument 1).
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "backend.hpp"
+#include "pacxx/error.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace pacxx {
+namespace rt {
+namespace {
+
+const char *cl_error_name(cl_int e) {
+  switch (e) {
+#define PACXX_CL_ERR(x)                                                                            \
+  case x:                                                                                          \
+    return #x;
+    PACXX_CL_ERR(CL_SUCCESS)
+    PACXX_CL_ERR(CL_DEVICE_NOT_FOUND)
+    PACXX_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
+    PACXX_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
+    PACXX_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    PACXX_CL_ERR(CL_OUT_OF_RESOURCES)
+    PACXX_CL_ERR(CL_OUT_OF_HOST_MEMORY)
+    PACXX_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    PACXX_CL_ERR(CL_MEM_COPY_OVERLAP)
+    PACXX_CL_ERR(CL_IMAGE_FORMAT_MISMATCH)
+    PACXX_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+    PACXX_CL_ERR(CL_BUILD_PROGRAM_FAILURE)
+    PACXX_CL_ERR(CL_MAP_FAILURE)
+    PACXX_CL_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+    PACXX_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    PACXX_CL_ERR(CL_COMPILE_PROGRAM_FAILURE)
+    PACXX_CL_ERR(CL_LINKER_NOT_AVAILABLE)
+    PACXX_CL_ERR(CL_LINK_PROGRAM_FAILURE)
+    PACXX_CL_ERR(CL_DEVICE_PARTITION_FAILED)
+    PACXX_CL_ERR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+    PACXX_CL_ERR(CL_INVALID_VALUE)
+    PACXX_CL_ERR(CL_INVALID_DEVICE_TYPE)
+    PACXX_CL_ERR(CL_INVALID_PLATFORM)
+    PACXX_CL_ERR(CL_INVALID_DEVICE)
+    PACXX_CL_ERR(CL_INVALID_CONTEXT)
+    PACXX_CL_ERR(CL_INVALID_QUEUE_PROPERTIES)
+    PACXX_CL_ERR(CL_INVALID_COMMAND_QUEUE)
+    PACXX_CL_ERR(CL_INVALID_HOST_PTR)
+    PACXX_CL_ERR(CL_INVALID_MEM_OBJECT)
+    PACXX_CL_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+    PACXX_CL_ERR(CL_INVALID_IMAGE_SIZE)
+    PACXX_CL_ERR(CL_INVALID_SAMPLER)
+    PACXX_CL_ERR(CL_INVALID_BINARY)
+    PACXX_CL_ERR(CL_INVALID_BUILD_OPTIONS)
+    PACXX_CL_ERR(CL_INVALID_PROGRAM)
+    PACXX_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
+    PACXX_CL_ERR(CL_INVALID_KERNEL_NAME)
+    PACXX_CL_ERR(CL_INVALID_KERNEL_DEFINITION)
+    PACXX_CL_ERR(CL_INVALID_KERNEL)
+    PACXX_CL_ERR(CL_INVALID_ARG_INDEX)
+    PACXX_CL_ERR(CL_INVALID_ARG_VALUE)
+    PACXX_CL_ERR(CL_INVALID_ARG_SIZE)
+    PACXX_CL_ERR(CL_INVALID_KERNEL_ARGS)
+    PACXX_CL_ERR(CL_INVALID_WORK_DIMENSION)
+    PACXX_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+    PACXX_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+    PACXX_CL_ERR(CL_INVALID_GLOBAL_OFFSET)
+    PACXX_CL_ERR(CL_INVALID_EVENT_WAIT_LIST)
+    PACXX_CL_ERR(CL_INVALID_EVENT)
+    PACXX_CL_ERR(CL_INVALID_OPERATION)
+    PACXX_CL_ERR(CL_INVALID_GL_OBJECT)
+    PACXX_CL_ERR(CL_INVALID_BUFFER_SIZE)
+    PACXX_CL_ERR(CL_INVALID_MIP_LEVEL)
+    PACXX_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+    PACXX_CL_ERR(CL_INVALID_PROPERTY)
+    PACXX_CL_ERR(CL_INVALID_IMAGE_DESCRIPTOR)
+    PACXX_CL_ERR(CL_INVALID_COMPILER_OPTIONS)
+    PACXX_CL_ERR(CL_INVALID_LINKER_OPTIONS)
+    PACXX_CL_ERR(CL_INVALID_DEVICE_PARTITION_COUNT)
+    PACXX_CL_ERR(CL_INVALID_PIPE_SIZE)
+    PACXX_CL_ERR(CL_INVALID_DEVICE_QUEUE)
+    PACXX_CL_ERR(CL_INVALID_SPEC_ID)
+    PACXX_CL_ERR(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
+#undef PACXX_CL_ERR
+  case -1001: // CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no platform
+    return "CL_PLATFORM_NOT_FOUND_KHR";
+  default:
+    return "unknown OpenCL error";
+  }
+}
+
+std::string describe(cl_int e) { return std::string(cl_error_name(e)) + " (" + std::to_string(e) + ")"; }
+
+void check(cl_int e, const char *call, const std::string &detail = {}) {
+  if (e == CL_SUCCESS)
+    return;
+  std::string msg = std::string("opencl: ") + call + " failed";
+  if (!detail.empty())
+    msg += " (" + detail + ")";
+  throw error(msg + ": " + describe(e));
+}
+
+// Function table, filled from the ICD loader once per process.
+struct api {
+#define PACXX_CL_FN(f) decltype(&::f) f = nullptr;
+  PACXX_CL_FN(clGetPlatformIDs)
+  PACXX_CL_FN(clGetPlatformInfo)
+  PACXX_CL_FN(clGetDeviceIDs)
+  PACXX_CL_FN(clGetDeviceInfo)
+  PACXX_CL_FN(clCreateContext)
+  PACXX_CL_FN(clReleaseContext)
+  PACXX_CL_FN(clCreateCommandQueueWithProperties)
+  PACXX_CL_FN(clReleaseCommandQueue)
+  PACXX_CL_FN(clSVMAlloc)
+  PACXX_CL_FN(clSVMFree)
+  PACXX_CL_FN(clEnqueueSVMFree)
+  PACXX_CL_FN(clEnqueueSVMMemcpy)
+  PACXX_CL_FN(clCreateProgramWithBinary)
+  PACXX_CL_FN(clBuildProgram)
+  PACXX_CL_FN(clGetProgramBuildInfo)
+  PACXX_CL_FN(clReleaseProgram)
+  PACXX_CL_FN(clCreateKernel)
+  PACXX_CL_FN(clReleaseKernel)
+  PACXX_CL_FN(clSetKernelArg)
+  PACXX_CL_FN(clSetKernelExecInfo)
+  PACXX_CL_FN(clEnqueueNDRangeKernel)
+  PACXX_CL_FN(clFinish)
+#undef PACXX_CL_FN
+};
+
+struct loaded_api {
+  api cl;
+  bool ok = false;
+  std::string why; // when !ok: a one-line note for pacxx-info
+};
+
+// Opened once and never closed: drivers (PoCL included) run their own teardown
+// at exit and must not find their code unmapped.
+const loaded_api &load_api() {
+  static const loaded_api result = [] {
+    loaded_api l;
+    void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char *e = dlerror();
+      l.why = std::string("opencl: libOpenCL.so.1 not found (") + (e ? e : "dlopen failed") + ")";
+      return l;
+    }
+    bool missing = false;
+    auto sym = [&](auto &fn, const char *name) {
+      void *p = dlsym(lib, name);
+      if (!p && !missing) {
+        missing = true;
+        l.why = std::string("opencl: libOpenCL.so.1 lacks ") + name + " (ICD loader older than OpenCL 2.0?)";
+      }
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+#define PACXX_CL_SYM(f) sym(l.cl.f, #f);
+    PACXX_CL_SYM(clGetPlatformIDs)
+    PACXX_CL_SYM(clGetPlatformInfo)
+    PACXX_CL_SYM(clGetDeviceIDs)
+    PACXX_CL_SYM(clGetDeviceInfo)
+    PACXX_CL_SYM(clCreateContext)
+    PACXX_CL_SYM(clReleaseContext)
+    PACXX_CL_SYM(clCreateCommandQueueWithProperties)
+    PACXX_CL_SYM(clReleaseCommandQueue)
+    PACXX_CL_SYM(clSVMAlloc)
+    PACXX_CL_SYM(clSVMFree)
+    PACXX_CL_SYM(clEnqueueSVMFree)
+    PACXX_CL_SYM(clEnqueueSVMMemcpy)
+    PACXX_CL_SYM(clCreateProgramWithBinary)
+    PACXX_CL_SYM(clBuildProgram)
+    PACXX_CL_SYM(clGetProgramBuildInfo)
+    PACXX_CL_SYM(clReleaseProgram)
+    PACXX_CL_SYM(clCreateKernel)
+    PACXX_CL_SYM(clReleaseKernel)
+    PACXX_CL_SYM(clSetKernelArg)
+    PACXX_CL_SYM(clSetKernelExecInfo)
+    PACXX_CL_SYM(clEnqueueNDRangeKernel)
+    PACXX_CL_SYM(clFinish)
+#undef PACXX_CL_SYM
+    l.ok = !missing;
+    return l;
+  }();
+  return result;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ' || s.back() == '\n'))
+    s.pop_back();
+  return s;
+}
+
+template <class Getter, class Object>
+std::string info_string(Getter get, Object obj, cl_uint param, const char *call) {
+  std::size_t size = 0;
+  check(get(obj, param, 0, nullptr, &size), call);
+  std::string s(size, '\0');
+  if (size)
+    check(get(obj, param, size, &s[0], nullptr), call);
+  return trim(std::move(s));
+}
+
+template <class T, class Getter, class Object>
+T info_value(Getter get, Object obj, cl_uint param, const char *call) {
+  T v{};
+  check(get(obj, param, sizeof v, &v, nullptr), call);
+  return v;
+}
+
+// Context, queue and live SVM allocations of one device; shared by the device and
+// the kernels loaded on it so that programs are released before the context.
+struct state {
+  const api &cl;
+  cl_device_id dev;
+  cl_context ctx = nullptr;
+  cl_command_queue queue = nullptr;
+  // clSetKernelExecInfo(SVM_PTRS) needs every allocation a kernel may reach; a
+  // closure can hold any of them, so each launch passes all of them.
+  std::mutex live_mutex;
+  std::unordered_set<void *> live;
+
+  state(const api &api_, cl_device_id d) : cl(api_), dev(d) {
+    cl_int e = CL_SUCCESS;
+    ctx = cl.clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
+    check(e, "clCreateContext");
+    queue = cl.clCreateCommandQueueWithProperties(ctx, dev, nullptr, &e); // in order
+    if (e != CL_SUCCESS) {
+      cl.clReleaseContext(ctx);
+      check(e, "clCreateCommandQueueWithProperties");
+    }
+  }
+  ~state() {
+    cl.clFinish(queue);
+    for (void *p : live) // the context's release would invalidate them anyway
+      cl.clSVMFree(ctx, p);
+    cl.clReleaseCommandQueue(queue);
+    cl.clReleaseContext(ctx);
+  }
+  state(const state &) = delete;
+  state &operator=(const state &) = delete;
+};
+
+class opencl_kernel final : public loaded_kernel {
+public:
+  opencl_kernel(std::shared_ptr<state> st, cl_program prog, cl_kernel k, std::string name)
+      : st_(std::move(st)), prog_(prog), k_(k), name_(std::move(name)) {}
+  ~opencl_kernel() override {
+    st_->cl.clReleaseKernel(k_);
+    st_->cl.clReleaseProgram(prog_);
+  }
+
+  std::shared_ptr<state> st_;
+  cl_program prog_;
+  cl_kernel k_;
+  std::string name_;
+  // Kernel arguments live on the cl_kernel: set-arg + enqueue must be atomic.
+  std::mutex launch_mutex_;
+};
+
+std::size_t checked_mul(std::size_t a, std::size_t b) {
+  if (b != 0 && a > SIZE_MAX / b)
+    throw error("opencl: launch: global work size overflows size_t");
+  return a * b;
+}
+
+class opencl_device final : public device {
+public:
+  opencl_device(const api &cl, cl_platform_id platform, cl_device_id dev)
+      : cl_(cl), st_(std::make_shared<state>(cl, dev)) {
+    name_ = info_string(cl.clGetDeviceInfo, dev, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)");
+    driver_ = info_string(cl.clGetPlatformInfo, platform, CL_PLATFORM_VERSION,
+                          "clGetPlatformInfo(CL_PLATFORM_VERSION)") +
+              " / driver " +
+              info_string(cl.clGetDeviceInfo, dev, CL_DRIVER_VERSION,
+                          "clGetDeviceInfo(CL_DRIVER_VERSION)");
+    memory_ = info_value<cl_ulong>(cl.clGetDeviceInfo, dev, CL_DEVICE_GLOBAL_MEM_SIZE,
+                                   "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)");
+  }
+
+  const char *backend_name() const override { return "opencl"; }
+  std::string name() const override { return name_; }
+  ir_target target() const override { return ir_target::spir; }
+  std::string arch() const override { return "spir64"; }
+  std::string driver_version() const override { return driver_; }
+  std::size_t memory_bytes() const override { return memory_; }
+
+  void *allocate(std::size_t bytes) override {
+    if (bytes == 0)
+      return nullptr;
+    // Alignment 0 = the largest data type the device supports (at least 128 bytes
+    // on PoCL), enough for any element type.
+    void *p = cl_.clSVMAlloc(st_->ctx, CL_MEM_READ_WRITE, bytes, 0);
+    if (!p) // clSVMAlloc reports no error code
+      throw error("opencl: clSVMAlloc failed (" + std::to_string(bytes) + " bytes on " + name_ +
+                  ")");
+    try {
+      std::lock_guard<std::mutex> lock(st_->live_mutex);
+      st_->live.insert(p);
+    } catch (...) {
+      cl_.clSVMFree(st_->ctx, p);
+      throw;
+    }
+    return p;
+  }
+
+  void deallocate(void *p) noexcept override {
+    if (!p)
+      return;
+    {
+      std::lock_guard<std::mutex> lock(st_->live_mutex);
+      if (st_->live.erase(p) == 0)
+        return; // not ours (or freed twice): freeing it would corrupt the driver
+    }
+    // clSVMFree does not wait for enqueued kernels that may still use p; the
+    // enqueued free runs after them on the in-order queue, without blocking us.
+    if (cl_.clEnqueueSVMFree(st_->queue, 1, &p, nullptr, nullptr, 0, nullptr, nullptr) !=
+        CL_SUCCESS) {
+      cl_.clFinish(st_->queue);
+      cl_.clSVMFree(st_->ctx, p);
+    }
+  }
+
+  void copy_to_device(void *dst, const void *src, std::size_t bytes) override {
+    memcpy_(CL_TRUE, dst, src, bytes, "to device");
+  }
+  void copy_to_host(void *dst, const void *src, std::size_t bytes) override {
+    memcpy_(CL_TRUE, dst, src, bytes, "to host");
+  }
+  // Non-blocking is safe: both ends are device memory and the queue is in order.
+  void copy_on_device(void *dst, const void *src, std::size_t bytes) override {
+    memcpy_(CL_FALSE, dst, src, bytes, "on device");
+  }
+
+  std::unique_ptr<loaded_kernel> load(const std::string &code,
+                                      const std::string &kernel_name) override {
+    const std::string where = "kernel '" + kernel_name + "' on " + name_;
+    cl_int e = CL_SUCCESS, status = CL_SUCCESS;
+    const std::size_t size = code.size();
+    const auto *bytes = reinterpret_cast<const unsigned char *>(code.data());
+    cl_program prog =
+        cl_.clCreateProgramWithBinary(st_->ctx, 1, &st_->dev, &size, &bytes, &status, &e);
+    check(e, "clCreateProgramWithBinary", where);
+    // From here on the program must be released on every error path.
+    std::unique_ptr<std::remove_pointer_t<cl_program>, decltype(cl_.clReleaseProgram)> guard(
+        prog, cl_.clReleaseProgram);
+    check(status, "clCreateProgramWithBinary (binary status)", where);
+
+    e = cl_.clBuildProgram(prog, 1, &st_->dev, "-x spir -spir-std=1.2", nullptr, nullptr);
+    if (e != CL_SUCCESS) {
+      std::string log;
+      try {
+        log = info_string(
+            [this](cl_program p, cl_uint param, std::size_t n, void *v, std::size_t *r) {
+              return cl_.clGetProgramBuildInfo(p, st_->dev, param, n, v, r);
+            },
+            prog, CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo");
+      } catch (const error &le) {
+        log = le.what();
+      }
+      throw error("opencl: clBuildProgram failed (" + where + "): " + describe(e) +
+                  (log.empty() ? std::string() : "\nbuild log:\n" + log));
+    }
+    cl_kernel k = cl_.clCreateKernel(prog, kernel_name.c_str(), &e);
+    check(e, "clCreateKernel", where);
+    auto result = std::make_unique<opencl_kernel>(st_, prog, k, kernel_name);
+    guard.release();
+    return result;
+  }
+
+  void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+              const void *args, std::size_t args_size) override {
+    auto *k = dynamic_cast<opencl_kernel *>(&lk);
+    if (!k || k->st_ != st_)
+      throw error("opencl: launch: kernel was not loaded on " + name_);
+    if (block.x == 0 || block.y == 0 || block.z == 0)
+      throw error("opencl: launch of '" + k->name_ + "': a block dimension is 0");
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+      return; // no work-groups, no work (as the CUDA backend)
+    const std::size_t global[3] = {checked_mul(grid.x, block.x), checked_mul(grid.y, block.y),
+                                   checked_mul(grid.z, block.z)};
+    const std::size_t local[3] = {block.x, block.y, block.z};
+    cl_uint dims = 3;
+    while (dims > 1 && global[dims - 1] == 1)
+      --dims; // grid and block both 1 there
+
+    std::vector<void *> ptrs;
+    {
+      std::lock_guard<std::mutex> lock(st_->live_mutex);
+      ptrs.assign(st_->live.begin(), st_->live.end());
+    }
+    const std::string where = "kernel '" + k->name_ + "' on " + name_;
+    std::lock_guard<std::mutex> lock(k->launch_mutex_);
+    check(cl_.clSetKernelArg(k->k_, 0, args_size, args), "clSetKernelArg",
+          where + ", argument 0: " + std::to_string(args_size) + " bytes");
+    // OpenCL rejects a zero-sized local argument; the kernel always has one.
+    check(cl_.clSetKernelArg(k->k_, 1, std::max<std::size_t>(dynamic_shared_bytes, 16), nullptr),
+          "clSetKernelArg",
+          where + ", argument 1: " + std::to_string(dynamic_shared_bytes) + " bytes local");
+    if (!ptrs.empty())
+      check(cl_.clSetKernelExecInfo(k->k_, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                    ptrs.size() * sizeof(void *), ptrs.data()),
+            "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)", where);
+    cl_int e = cl_.clEnqueueNDRangeKernel(st_->queue, k->k_, dims, nullptr, global, local, 0,
+                                          nullptr, nullptr);
+    if (e != CL_SUCCESS)
+      check(e, "clEnqueueNDRangeKernel",
+            where + ", global " + std::to_string(global[0]) + "x" + std::to_string(global[1]) +
+                "x" + std::to_string(global[2]) + ", local " + std::to_string(local[0]) + "x" +
+                std::to_string(local[1]) + "x" + std::to_string(local[2]));
+  }
+
+  void synchronize() override { check(cl_.clFinish(st_->queue), "clFinish", name_); }
+
+private:
+  void memcpy_(cl_bool blocking, void *dst, const void *src, std::size_t bytes,
+               const char *what) {
+    if (bytes == 0)
+      return;
+    check(cl_.clEnqueueSVMMemcpy(st_->queue, blocking, dst, src, bytes, 0, nullptr, nullptr),
+          "clEnqueueSVMMemcpy", std::to_string(bytes) + " bytes " + what + ", " + name_);
+  }
+
+  const api &cl_;
+  std::shared_ptr<state> st_;
+  std::string name_, driver_;
+  std::size_t memory_ = 0;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<device>> discover_opencl(std::vector<std::string> &notes) {
+  std::vector<std::unique_ptr<device>> devices;
+  const loaded_api &l = load_api();
+  if (!l.ok) {
+    notes.push_back(l.why);
+    return devices;
+  }
+  const api &cl = l.cl;
+  cl_uint nplatforms = 0;
+  if (cl_int e = cl.clGetPlatformIDs(0, nullptr, &nplatforms); e != CL_SUCCESS || nplatforms == 0) {
+    notes.push_back(e == CL_SUCCESS ? std::string("opencl: no OpenCL platform installed")
+                                    : "opencl: clGetPlatformIDs: " + describe(e));
+    return devices;
+  }
+  std::vector<cl_platform_id> platforms(nplatforms);
+  if (cl_int e = cl.clGetPlatformIDs(nplatforms, platforms.data(), nullptr); e != CL_SUCCESS) {
+    notes.push_back("opencl: clGetPlatformIDs: " + describe(e));
+    return devices;
+  }
+  for (cl_platform_id platform : platforms) {
+    cl_uint ndevices = 0;
+    cl_int e = cl.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &ndevices);
+    if (e == CL_DEVICE_NOT_FOUND || (e == CL_SUCCESS && ndevices == 0))
+      continue;
+    std::vector<cl_device_id> ids(ndevices);
+    if (e == CL_SUCCESS)
+      e = cl.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, ndevices, ids.data(), nullptr);
+    if (e != CL_SUCCESS) {
+      notes.push_back("opencl: clGetDeviceIDs: " + describe(e));
+      continue;
+    }
+    for (cl_device_id id : ids) {
+      // One broken device must not hide the others: each failure becomes a note.
+      std::string name = "device";
+      try {
+        name = "'" + info_string(cl.clGetDeviceInfo, id, CL_DEVICE_NAME, "clGetDeviceInfo") + "'";
+        cl_device_svm_capabilities svm = 0;
+        // OpenCL 1.x devices answer CL_INVALID_VALUE here: no SVM either.
+        if (cl.clGetDeviceInfo(id, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, nullptr) !=
+                CL_SUCCESS ||
+            !(svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+          notes.push_back("opencl: " + name + " skipped: no coarse-grain SVM");
+          continue;
+        }
+        devices.push_back(std::make_unique<opencl_device>(cl, platform, id));
+      } catch (const error &err) {
+        notes.push_back("opencl: " + name + " skipped: " + err.what());
+      }
+    }
+  }
+  return devices;
+}
+
+} // namespace rt
+} // namespace pacxx

@@ -1,0 +1,56 @@
+// Helpers shared by the two targets' lowerings (nvptx.cpp, spir.cpp).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "jit/jit.hpp"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+namespace llvm {
+class TargetMachine;
+}
+
+namespace pacxx {
+namespace jit {
+
+// Calls every handler for each call of the function `name` (the call is then erased
+// if the handler replaced all its uses and returned true).
+void for_each_call(llvm::Module &m, llvm::StringRef name,
+                   const std::function<llvm::Value *(llvm::CallInst &)> &replace);
+
+// The dimension argument of an id builtin (0, 1 or 2).
+unsigned dimension_of(llvm::CallInst &call);
+
+// Math: rewrites calls of C math functions and of the LLVM math intrinsics a target
+// cannot lower, to the names `target_name(base, is_float, arity)` returns.
+void map_math(llvm::Module &m, llvm::CallingConv::ID cc,
+              const std::function<std::string(llvm::StringRef base, bool is_float, int arity)> &target_name,
+              bool map_intrinsics);
+
+// Moves every constant global from the generic address space to `as`.
+void move_constants(llvm::Module &m, unsigned as);
+
+// Each __pacxx_shared_memory(bytes, align) call becomes its own block of memory in
+// address space 3.
+void lower_static_shared_memory(llvm::Module &m);
+
+// The O3 pipeline (with the target's own passes when tm is given).
+void optimize(llvm::Module &m, llvm::TargetMachine *tm);
+
+// Everything internal but the kernel, so the optimiser may drop and specialise it.
+void internalize_except(llvm::Module &m, llvm::Function &kernel);
+
+// Targets.
+llvm::Function *nvptx_lower(llvm::Module &m, llvm::Function &entry, const kernel_info &info);
+std::unique_ptr<llvm::TargetMachine> nvptx_machine(const std::string &device_arch);
+// Maps what the optimiser introduced that NVPTX cannot lower (libdevice again).
+void nvptx_after_optimize(llvm::Module &m, llvm::Function &kernel, llvm::TargetMachine *tm);
+std::string nvptx_emit(llvm::Module &m, llvm::TargetMachine &tm);
+llvm::Function *spir_lower(llvm::Module &m, llvm::Function &entry, const kernel_info &info);
+std::string spir_emit(llvm::Module &m);
+
+} // namespace jit
+} // namespace pacxx

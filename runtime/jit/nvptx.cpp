@@ -1,0 +1,186 @@
+// NVPTX lowering: kernel wrapper with nvvm.annotations, special registers for thread
+// ids, bar.sync, libdevice for math, PTX emission for the highest architecture LLVM 15
+// knows that the device runs.
+#include "jit/lowering.hpp"
+
+#include "pacxx/error.hpp"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+// libdevice.10.bc, embedded at build time (libdevice.S).
+extern "C" const char pacxx_libdevice_begin[], pacxx_libdevice_end[];
+
+namespace pacxx {
+namespace jit {
+
+static const char *const nvptx_triple = "nvptx64-nvidia-cuda";
+
+std::string nvptx_arch_for(const std::string &device_arch) {
+  static const int known[] = {20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86};
+  int sm = 0;
+  if (device_arch.rfind("sm_", 0) == 0)
+    sm = std::atoi(device_arch.c_str() + 3);
+  int best = 0;
+  for (int k : known)
+    if (k <= sm)
+      best = k;
+  if (!best)
+    throw error("pacxx: CUDA device architecture '" + device_arch + "' is not supported");
+  return "sm_" + std::to_string(best);
+}
+
+std::unique_ptr<TargetMachine> nvptx_machine(const std::string &device_arch) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string err;
+  const Target *t = TargetRegistry::lookupTarget(nvptx_triple, err);
+  if (!t)
+    throw error("pacxx: NVPTX target unavailable: " + err);
+  TargetOptions opts;
+  std::unique_ptr<TargetMachine> tm(t->createTargetMachine(
+      nvptx_triple, nvptx_arch_for(device_arch), "+ptx75", opts, None, None, CodeGenOpt::Aggressive));
+  if (!tm)
+    throw error("pacxx: cannot create the NVPTX target machine for " + device_arch);
+  return tm;
+}
+
+static Value *sreg(IRBuilder<> &b, Module &m, Intrinsic::ID id) {
+  return b.CreateZExt(b.CreateCall(Intrinsic::getDeclaration(&m, id)), b.getInt64Ty());
+}
+
+static void lower_builtins(Module &m) {
+  using namespace Intrinsic;
+  const ID tid[] = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y, nvvm_read_ptx_sreg_tid_z};
+  const ID ctaid[] = {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
+                      nvvm_read_ptx_sreg_ctaid_z};
+  const ID ntid[] = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y, nvvm_read_ptx_sreg_ntid_z};
+  const ID nctaid[] = {nvvm_read_ptx_sreg_nctaid_x, nvvm_read_ptx_sreg_nctaid_y,
+                       nvvm_read_ptx_sreg_nctaid_z};
+  auto simple = [&](const char *name, const ID *ids) {
+    for_each_call(m, name, [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      return sreg(b, m, ids[dimension_of(c)]);
+    });
+  };
+  simple("__pacxx_local_id", tid);
+  simple("__pacxx_group_id", ctaid);
+  simple("__pacxx_local_size", ntid);
+  simple("__pacxx_num_groups", nctaid);
+  for_each_call(m, "__pacxx_global_id", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    unsigned d = dimension_of(c);
+    return b.CreateAdd(b.CreateMul(sreg(b, m, ctaid[d]), sreg(b, m, ntid[d]), "", true, true),
+                       sreg(b, m, tid[d]), "", true, true);
+  });
+  for_each_call(m, "__pacxx_barrier", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_barrier0));
+    c.eraseFromParent();
+    return nullptr;
+  });
+  for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
+    auto *ty = ArrayType::get(Type::getInt8Ty(m.getContext()), 0);
+    GlobalVariable *g = m.getGlobalVariable("__pacxx_dynamic_shared", true);
+    if (!g) {
+      g = new GlobalVariable(m, ty, false, GlobalValue::ExternalLinkage, nullptr,
+                             "__pacxx_dynamic_shared", nullptr, GlobalValue::NotThreadLocal, 3);
+      g->setAlignment(Align(16));
+    }
+    return ConstantExpr::getAddrSpaceCast(g, c.getType());
+  });
+}
+
+static bool link_libdevice(Module &m) {
+  bool needed = false;
+  for (Function &f : m)
+    needed |= f.isDeclaration() && f.getName().startswith("__nv_");
+  if (!needed)
+    return false;
+  std::size_t size = pacxx_libdevice_end - pacxx_libdevice_begin;
+  if (size == 0)
+    throw error("pacxx: this build has no libdevice, so kernels cannot call math functions on CUDA");
+  auto buf = MemoryBuffer::getMemBuffer(StringRef(pacxx_libdevice_begin, size), "libdevice", false);
+  Expected<std::unique_ptr<Module>> lib = parseBitcodeFile(buf->getMemBufferRef(), m.getContext());
+  if (!lib)
+    throw error("pacxx: cannot read libdevice: " + toString(lib.takeError()));
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (Linker::linkModules(m, std::move(*lib), Linker::LinkOnlyNeeded))
+    throw error("pacxx: linking libdevice failed");
+  if (!m.getModuleFlag("nvvm-reflect-ftz"))
+    m.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return true;
+}
+
+static void map_math_to_libdevice(Module &m) {
+  map_math(m, CallingConv::C,
+           [](StringRef base, bool is_float, int) {
+             return "__nv_" + base.str() + (is_float ? "f" : "");
+           },
+           /*map_intrinsics=*/true);
+}
+
+Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
+  LLVMContext &ctx = m.getContext();
+  m.setTargetTriple(nvptx_triple);
+  m.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
+
+  // void pacxx_kernel(byval [N x i8] args) { entry(&args); }
+  auto *argsTy = ArrayType::get(Type::getInt8Ty(ctx), info.args_size);
+  auto *fty = FunctionType::get(Type::getVoidTy(ctx), {PointerType::getUnqual(ctx)}, false);
+  Function *k = Function::Create(fty, GlobalValue::ExternalLinkage, kernel_symbol, m);
+  k->addParamAttr(0, Attribute::getWithByValType(ctx, argsTy));
+  k->addParamAttr(0, Attribute::getWithAlignment(ctx, Align(info.args_align)));
+  IRBuilder<> b(BasicBlock::Create(ctx, "", k));
+  b.CreateCall(entry.getFunctionType(), &entry, {k->getArg(0)});
+  b.CreateRetVoid();
+  NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
+  ann->addOperand(MDNode::get(ctx, {ValueAsMetadata::get(k), MDString::get(ctx, "kernel"),
+                                    ConstantAsMetadata::get(b.getInt32(1))}));
+
+  lower_builtins(m);
+  map_math_to_libdevice(m);
+  move_constants(m, 1); // global memory: large tables do not fit the 64 KiB constant bank
+  link_libdevice(m);
+  return k;
+}
+
+void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
+  map_math_to_libdevice(m);
+  if (link_libdevice(m)) {
+    internalize_except(m, kernel);
+    optimize(m, tm);
+  }
+}
+
+std::string nvptx_emit(Module &m, TargetMachine &tm) {
+  SmallString<0> ptx;
+  raw_svector_ostream os(ptx);
+  legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, CGFT_AssemblyFile))
+    throw error("pacxx: the NVPTX target cannot emit PTX");
+  pm.run(m);
+  return std::string(ptx.str());
+}
+
+} // namespace jit
+} // namespace pacxx

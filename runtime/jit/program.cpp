@@ -1,0 +1,180 @@
+// jit::program: the device modules of a process, and linking them for one kernel.
+#include "jit/jit.hpp"
+
+#include "pacxx/detail/abi.hpp"
+#include "pacxx/error.hpp"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace pacxx {
+namespace jit {
+
+// Same rule as the offline compiler's DeviceCheck: what the JIT itself provides.
+static bool provided(StringRef name) {
+  if (name.startswith(abi::builtin_prefix) || name.startswith("llvm."))
+    return true;
+  for (const auto &m : abi::math_functions) {
+    StringRef base(m.name);
+    if (name == base || (name.size() == base.size() + 1 && name.startswith(base) && name.back() == 'f'))
+      return true;
+  }
+  return false;
+}
+
+std::size_t program::add(const char *bitcode, std::size_t size) {
+  std::lock_guard<std::mutex> lock(index_mutex_);
+  modules_.push_back({bitcode, size});
+  return modules_.size() - 1;
+}
+
+std::unique_ptr<Module> program::parse(LLVMContext &ctx, std::size_t module) const {
+  const image &im = modules_.at(module);
+  auto buffer = MemoryBuffer::getMemBuffer(StringRef(im.data, im.size), "pacxx-device-module", false);
+  Expected<std::unique_ptr<Module>> m = parseBitcodeFile(buffer->getMemBufferRef(), ctx);
+  if (!m)
+    throw error("pacxx: cannot read device module " + std::to_string(module) + ": " +
+                toString(m.takeError()));
+  return std::move(*m);
+}
+
+std::vector<kernel_info> program::kernels(std::size_t module) const {
+  LLVMContext ctx;
+  std::unique_ptr<Module> m = parse(ctx, module);
+  std::vector<kernel_info> out;
+  if (NamedMDNode *md = m->getNamedMetadata(abi::md_kernels))
+    for (MDNode *n : md->operands()) {
+      kernel_info k;
+      k.entry = cast<MDString>(n->getOperand(0))->getString().str();
+      k.args_size = mdconst::extract<ConstantInt>(n->getOperand(1))->getZExtValue();
+      k.args_align = mdconst::extract<ConstantInt>(n->getOperand(2))->getZExtValue();
+      k.display = cast<MDString>(n->getOperand(3))->getString().str();
+      out.push_back(k);
+    }
+  return out;
+}
+
+// Which module defines each externally visible function (built once, lazily: most
+// programs never need it).
+void program::index() const {
+  std::lock_guard<std::mutex> lock(index_mutex_);
+  for (; indexed_ < modules_.size(); ++indexed_) {
+    LLVMContext ctx;
+    std::unique_ptr<Module> m = parse(ctx, indexed_);
+    for (const Function &f : *m)
+      if (!f.isDeclaration() && f.hasExternalLinkage())
+        definitions_.emplace(f.getName().str(), indexed_);
+  }
+}
+
+// Links into `m` the modules that define what it calls; returns what no module defines.
+std::vector<link_problem> program::resolve(Module &m, std::size_t module) const {
+  std::set<std::size_t> linked{module};
+  for (;;) {
+    index();
+    std::set<std::size_t> wanted;
+    for (const Function &f : m)
+      if (f.isDeclaration() && !f.use_empty() && !provided(f.getName())) {
+        std::lock_guard<std::mutex> lock(index_mutex_);
+        auto it = definitions_.find(f.getName().str());
+        if (it != definitions_.end() && !linked.count(it->second))
+          wanted.insert(it->second);
+      }
+    if (wanted.empty())
+      break;
+    for (std::size_t w : wanted) {
+      linked.insert(w);
+      if (Linker::linkModules(m, parse(m.getContext(), w), Linker::LinkOnlyNeeded))
+        throw error("pacxx: linking device module " + std::to_string(w) + " failed");
+    }
+  }
+  std::vector<link_problem> problems;
+  std::set<std::string> missing;
+  for (const Function &f : m)
+    if (f.isDeclaration() && !f.use_empty() && !provided(f.getName()))
+      missing.insert(f.getName().str());
+  NamedMDNode *calls = m.getNamedMetadata(abi::md_extern_calls);
+  for (const std::string &callee : missing) {
+    bool described = false;
+    if (calls)
+      for (MDNode *n : calls->operands())
+        if (cast<MDString>(n->getOperand(0))->getString() == callee) {
+          problems.push_back({callee, cast<MDString>(n->getOperand(1))->getString().str(),
+                              cast<MDString>(n->getOperand(2))->getString().str()});
+          described = true;
+        }
+    if (!described)
+      problems.push_back({callee, "", ""});
+  }
+  return problems;
+}
+
+// Keeps only the kernel and what it reaches: other kernels and the definitions the
+// unit exports for other units would otherwise pull in modules this kernel never needs.
+static void prune_to(Module &m, Function &entry) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Function &g : make_early_inc_range(m))
+      if (&g != &entry && g.use_empty()) {
+        g.eraseFromParent();
+        changed = true;
+      }
+    for (GlobalVariable &g : make_early_inc_range(m.globals()))
+      if (g.use_empty()) {
+        g.eraseFromParent();
+        changed = true;
+      }
+  }
+}
+
+static std::string describe(const std::vector<link_problem> &problems) {
+  std::string msg;
+  for (const link_problem &p : problems)
+    msg += (p.location.empty() ? std::string("<unknown location>") : p.location) +
+           ": error: pacxx: kernel '" + p.kernel + "' calls '" + p.callee +
+           "' whose body is nowhere in the program\n";
+  return msg;
+}
+
+std::unique_ptr<Module> program::link(LLVMContext &ctx, std::size_t module,
+                                      const std::string &entry, std::vector<link_problem> *problems) const {
+  std::unique_ptr<Module> m = parse(ctx, module);
+  Function *f = m->getFunction(entry);
+  if (!f || f->isDeclaration())
+    throw error("pacxx: kernel " + entry + " is not in device module " + std::to_string(module));
+  prune_to(*m, *f);
+  std::vector<link_problem> missing = resolve(*m, module);
+  if (problems)
+    *problems = std::move(missing);
+  else if (!missing.empty())
+    throw error("pacxx: kernel cannot be linked:\n" + describe(missing));
+  return m;
+}
+
+std::vector<link_problem> program::check() const {
+  std::vector<link_problem> all;
+  for (std::size_t i = 0; i < modules_.size(); ++i)
+    for (const kernel_info &k : kernels(i)) {
+      LLVMContext ctx;
+      std::vector<link_problem> p;
+      link(ctx, i, k.entry, &p);
+      all.insert(all.end(), p.begin(), p.end());
+    }
+  return all;
+}
+
+std::string describe_link_problems(const std::vector<link_problem> &problems) {
+  return describe(problems);
+}
+
+} // namespace jit
+} // namespace pacxx

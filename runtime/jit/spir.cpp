@@ -1,0 +1,156 @@
+// SPIR 1.2 lowering for OpenCL (PoCL): spir_kernel wrapper with the argument metadata
+// PoCL needs, OpenCL work-item functions and barrier(), OpenCL math builtins, and
+// dynamic local memory as the kernel's second argument. See DESIGN.md for the recipe.
+#include "jit/lowering.hpp"
+
+#include "pacxx/error.hpp"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace pacxx {
+namespace jit {
+
+// Itanium mangling of the OpenCL overload: _Z3sinf, _Z5atan2dd, _Z3fmafff.
+static std::string opencl_math_name(StringRef base, bool is_float, int arity) {
+  return "_Z" + std::to_string(base.size()) + base.str() + std::string(arity, is_float ? 'f' : 'd');
+}
+
+static FunctionCallee opencl_builtin(Module &m, const char *mangled, Type *ret, ArrayRef<Type *> args,
+                                     bool convergent) {
+  FunctionCallee f = m.getOrInsertFunction(mangled, FunctionType::get(ret, args, false));
+  auto *fn = cast<Function>(f.getCallee());
+  fn->setCallingConv(CallingConv::SPIR_FUNC);
+  fn->setDoesNotThrow();
+  if (convergent)
+    fn->setConvergent();
+  else {
+    fn->setDoesNotAccessMemory();
+    fn->setWillReturn();
+  }
+  return f;
+}
+
+static void lower_ids(Module &m) {
+  LLVMContext &ctx = m.getContext();
+  Type *i64 = Type::getInt64Ty(ctx), *i32 = Type::getInt32Ty(ctx);
+  const std::pair<const char *, const char *> ids[] = {
+      {"__pacxx_global_id", "_Z13get_global_idj"},   {"__pacxx_local_id", "_Z12get_local_idj"},
+      {"__pacxx_group_id", "_Z12get_group_idj"},     {"__pacxx_local_size", "_Z14get_local_sizej"},
+      {"__pacxx_num_groups", "_Z14get_num_groupsj"},
+  };
+  for (const auto &id : ids) {
+    if (!m.getFunction(id.first))
+      continue;
+    FunctionCallee cl = opencl_builtin(m, id.second, i64, {i32}, false);
+    for_each_call(m, id.first, [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      CallInst *r = b.CreateCall(cl, {b.getInt32(dimension_of(c))});
+      r->setCallingConv(CallingConv::SPIR_FUNC);
+      return r;
+    });
+  }
+  if (m.getFunction("__pacxx_barrier")) {
+    FunctionCallee barrier = opencl_builtin(m, "_Z7barrierj", Type::getVoidTy(ctx), {i32}, true);
+    for_each_call(m, "__pacxx_barrier", [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      // CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE, as CUDA's __syncthreads orders both.
+      CallInst *r = b.CreateCall(barrier, {b.getInt32(3)});
+      r->setCallingConv(CallingConv::SPIR_FUNC);
+      c.eraseFromParent();
+      return nullptr;
+    });
+  }
+}
+
+// Dynamic local memory exists only as a kernel argument in OpenCL, so every function
+// on the way to its use is inlined into the kernel.
+static void lower_dynamic_shared(Module &m, Function &kernel, Argument *dyn) {
+  Function *b = m.getFunction("__pacxx_dynamic_shared_memory");
+  if (!b)
+    return;
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<CallBase *, 8> calls;
+    for (User *u : b->users())
+      if (auto *c = dyn_cast<CallInst>(u))
+        if (c->getFunction() != &kernel)
+          for (User *cu : c->getFunction()->users())
+            if (auto *cc = dyn_cast<CallBase>(cu))
+              calls.push_back(cc);
+    for (CallBase *c : calls) {
+      InlineFunctionInfo ifi;
+      if (InlineFunction(*c, ifi).isSuccess())
+        changed = true;
+    }
+  }
+  for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
+    if (c.getFunction() != &kernel)
+      throw error("pacxx: dynamic shared memory is used in a recursive function, which OpenCL "
+                  "cannot give it to");
+    IRBuilder<> ib(&c);
+    return ib.CreateAddrSpaceCast(dyn, c.getType());
+  });
+}
+
+Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
+  LLVMContext &ctx = m.getContext();
+  m.setTargetTriple("spir64-unknown-unknown");
+  m.setDataLayout("e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-"
+                  "v1024:1024");
+
+  // kernel void pacxx_kernel(struct args (byval), local char *dynamic_shared)
+  auto *argsTy = ArrayType::get(Type::getInt8Ty(ctx), info.args_size);
+  auto *fty = FunctionType::get(Type::getVoidTy(ctx),
+                                {PointerType::getUnqual(ctx), PointerType::get(ctx, 3)}, false);
+  Function *k = Function::Create(fty, GlobalValue::ExternalLinkage, kernel_symbol, m);
+  k->setCallingConv(CallingConv::SPIR_KERNEL);
+  k->addParamAttr(0, Attribute::getWithByValType(ctx, argsTy));
+  k->addParamAttr(0, Attribute::getWithAlignment(ctx, Align(info.args_align)));
+  k->getArg(0)->setName("args");
+  k->getArg(1)->setName("dynamic_shared");
+  IRBuilder<> b(BasicBlock::Create(ctx, "", k));
+  b.CreateCall(entry.getFunctionType(), &entry, {k->getArg(0)});
+  b.CreateRetVoid();
+  auto strs = [&](std::initializer_list<const char *> s) {
+    SmallVector<Metadata *, 2> ops;
+    for (const char *x : s)
+      ops.push_back(MDString::get(ctx, x));
+    return MDNode::get(ctx, ops);
+  };
+  // PoCL asserts without every one of these (kernel_arg_name included).
+  k->setMetadata("kernel_arg_addr_space",
+                 MDNode::get(ctx, {ConstantAsMetadata::get(b.getInt32(0)),
+                                   ConstantAsMetadata::get(b.getInt32(3))}));
+  k->setMetadata("kernel_arg_access_qual", strs({"none", "none"}));
+  k->setMetadata("kernel_arg_type", strs({"struct pacxx_args", "char*"}));
+  k->setMetadata("kernel_arg_base_type", strs({"struct pacxx_args", "char*"}));
+  k->setMetadata("kernel_arg_type_qual", strs({"", ""}));
+  k->setMetadata("kernel_arg_name", strs({"args", "dynamic_shared"}));
+
+  lower_ids(m);
+  lower_dynamic_shared(m, *k, k->getArg(1));
+  map_math(m, CallingConv::SPIR_FUNC,
+opencl_math_name, /*map_intrinsics=*/true);
+  move_constants(m, 2); // OpenCL's constant address space
+  return k;
+}
+
+std::string spir_emit(Module &m) {
+  // The optimiser may have introduced math intrinsics; PoCL needs OpenCL builtins.
+  map_math(m, CallingConv::SPIR_FUNC,
+opencl_math_name, /*map_intrinsics=*/true);
+  std::string bc;
+  raw_string_ostream os(bc);
+  WriteBitcodeToFile(m, os);
+  os.flush();
+  return bc;
+}
+
+} // namespace jit
+} // namespace pacxx

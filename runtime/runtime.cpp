@@ -1,0 +1,295 @@
+// The runtime core: picks the device, owns the kernel cache, launches, counts.
+#include "runtime.hpp"
+
+#include "jit/jit.hpp"
+#include "registry.hpp"
+
+#include "pacxx/runtime.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace pacxx {
+namespace rt {
+namespace {
+
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct counters {
+  std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, allocations{0},
+      to_device{0}, to_host{0};
+};
+
+class runtime {
+public:
+  static runtime &get() {
+    static runtime r;
+    return r;
+  }
+
+  device &current() {
+    std::call_once(select_once_, [this] { select(); });
+    if (!current_)
+      throw error(selection_error_);
+    return *current_;
+  }
+  std::string current_id() {
+    current();
+    return current_id_;
+  }
+
+  counters stats;
+
+  void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
+              const launch_config &cfg);
+
+  std::vector<device_description> describe(std::vector<std::string> &notes) {
+    discover();
+    notes = notes_;
+    std::vector<device_description> out;
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      out.push_back({ids_[i], devices_[i]->name(), devices_[i]->arch(),
+                     devices_[i]->driver_version(), devices_[i]->memory_bytes()});
+    return out;
+  }
+
+private:
+  struct cached_kernel {
+    std::once_flag once;
+    std::unique_ptr<loaded_kernel> kernel;
+    jit::kernel_info info;
+  };
+
+  std::once_flag discover_once_, select_once_;
+  std::vector<std::unique_ptr<device>> devices_;
+  std::vector<std::string> ids_, notes_;
+  device *current_ = nullptr;
+  std::string current_id_, selection_error_;
+  std::mutex cache_mutex_;
+  std::map<std::pair<const void *, device *>, std::unique_ptr<cached_kernel>> cache_;
+  bool trace_ = env("PACXX_TRACE") == "1";
+  std::string dump_dir_ = env("PACXX_DUMP_DIR");
+
+  void discover() {
+    std::call_once(discover_once_, [this] {
+      auto add = [this](std::vector<std::unique_ptr<device>> found, const char *backend) {
+        for (std::size_t i = 0; i < found.size(); ++i) {
+          ids_.push_back(std::string(backend) + ":" + std::to_string(i));
+          devices_.push_back(std::move(found[i]));
+        }
+      };
+      add(discover_cuda(notes_), "cuda");
+      add(discover_opencl(notes_), "opencl");
+    });
+  }
+
+  std::string device_list() const {
+    std::string s;
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      s += "\n  " + ids_[i] + "  " + devices_[i]->name();
+    if (devices_.empty())
+      s += "\n  (none)";
+    for (const std::string &n : notes_)
+      s += "\n  note: " + n;
+    return s;
+  }
+
+  // PACXX_DEVICE=cuda|opencl[:index]; default: the first CUDA device, else OpenCL.
+  void select() {
+    discover();
+    std::string want = env("PACXX_DEVICE");
+    if (want.empty()) {
+      if (!devices_.empty()) {
+        current_ = devices_[0].get(); // CUDA devices come first
+        current_id_ = ids_[0];
+      } else
+        selection_error_ = "pacxx: no device found. Devices present:" + device_list();
+      return;
+    }
+    std::string id = want.find(':') == std::string::npos ? want + ":0" : want;
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      if (ids_[i] == id) {
+        current_ = devices_[i].get();
+        current_id_ = id;
+        return;
+      }
+    selection_error_ = "pacxx: PACXX_DEVICE=" + want +
+                       " names no device on this machine (use cuda or opencl, optionally "
+                       "with :index). Devices present:" + device_list();
+  }
+
+  cached_kernel &kernel_for(const void *entry, device &dev, bool &compiled);
+  void dump(const jit::compiled_kernel &c, const device &dev) const;
+};
+
+std::string file_stem(const jit::kernel_info &info) {
+  std::string s;
+  for (char c : info.display) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (ok)
+      s += c;
+    else if (!s.empty() && s.back() != '_')
+      s += '_';
+    if (s.size() > 60)
+      break;
+  }
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>()(info.entry));
+  return s + hash;
+}
+
+void runtime::dump(const jit::compiled_kernel &c, const device &dev) const {
+  std::string stem = dump_dir_ + "/" + file_stem(c.info);
+  bool spir = dev.target() == ir_target::spir;
+  std::ofstream(stem + (spir ? ".spir.ll" : ".nvptx.ll")) << c.ir;
+  std::ofstream(stem + (spir ? ".spir.bc" : ".ptx"), std::ios::binary) << c.code;
+}
+
+runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev, bool &compiled) {
+  cached_kernel *ck;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    auto &slot = cache_[{entry, &dev}];
+    if (!slot)
+      slot.reset(new cached_kernel);
+    ck = slot.get();
+  }
+  compiled = false;
+  // Threads asking for the same new kernel wait for one compilation.
+  std::call_once(ck->once, [&] {
+    const registered_kernel *k = registry::get().find(entry);
+    if (!k)
+      throw error("pacxx: launch of a kernel that no module registered; was its translation "
+                  "unit compiled with pacxx++?");
+    jit::compiled_kernel c =
+        jit::compile(registry::get().program(), k->module, k->entry, dev.target(), dev.arch());
+    if (!dump_dir_.empty())
+      dump(c, dev);
+    try {
+      ck->kernel = dev.load(c.code, jit::kernel_symbol);
+    } catch (const error &e) {
+      throw error(std::string(e.what()) + "\n  (kernel '" + c.info.display + "')");
+    }
+    ck->info = c.info;
+    stats.compilations++;
+    compiled = true;
+  });
+  return *ck;
+}
+
+void runtime::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
+                     const launch_config &cfg) {
+  device &dev = current();
+  auto t0 = std::chrono::steady_clock::now();
+  bool compiled = false;
+  cached_kernel &ck = kernel_for(entry, dev, compiled);
+  if (!compiled)
+    stats.cache_hits++;
+  double compile_ms = ms_since(t0);
+  if (ck.info.args_size != size || ck.info.args_align != align)
+    throw error("pacxx: kernel '" + ck.info.display + "' was compiled for " +
+                std::to_string(ck.info.args_size) + " bytes of arguments but launched with " +
+                std::to_string(size));
+  const dim &g = cfg.grid, &b = cfg.block;
+  if (b.x == 0 || b.y == 0 || b.z == 0)
+    throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
+  auto t1 = std::chrono::steady_clock::now();
+  if (g.x && g.y && g.z) { // an empty grid has nothing to run
+    try {
+      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size);
+    } catch (const error &e) {
+      throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
+    }
+    stats.launches++;
+  }
+  if (trace_) {
+    std::fprintf(stderr,
+                 "pacxx: launch '%s' grid (%zu,%zu,%zu) block (%zu,%zu,%zu) shared %zu on %s: "
+                 "%s %.3f ms, launch %.3f ms\n",
+                 ck.info.display.c_str(), g.x, g.y, g.z, b.x, b.y, b.z, cfg.dynamic_shared_bytes,
+                 current_id_.c_str(), compiled ? "compiled in" : "cached, lookup", compile_ms,
+                 ms_since(t1));
+  }
+}
+
+} // namespace
+
+std::vector<device_description> describe_devices(std::vector<std::string> &notes) {
+  return runtime::get().describe(notes);
+}
+
+std::string selected_device_id() { return runtime::get().current_id(); }
+
+} // namespace rt
+
+void synchronize() { rt::runtime::get().current().synchronize(); }
+
+runtime_stats stats() {
+  rt::counters &c = rt::runtime::get().stats;
+  runtime_stats s;
+  s.kernel_launches = c.launches;
+  s.jit_compilations = c.compilations;
+  s.memory_cache_hits = c.cache_hits;
+  s.device_allocations = c.allocations;
+  s.bytes_to_device = c.to_device;
+  s.bytes_to_host = c.to_host;
+  return s;
+}
+
+void reset_stats() {
+  rt::counters &c = rt::runtime::get().stats;
+  c.launches = c.compilations = c.cache_hits = c.allocations = c.to_device = c.to_host = 0;
+}
+
+namespace detail {
+
+void *device_allocate(std::size_t bytes) {
+  rt::runtime &r = rt::runtime::get();
+  void *p = r.current().allocate(bytes);
+  if (bytes)
+    r.stats.allocations++;
+  return p;
+}
+
+void device_free(void *p) noexcept {
+  if (p)
+    rt::runtime::get().current().deallocate(p);
+}
+
+void copy_to_device(void *dst, const void *src, std::size_t bytes) {
+  rt::runtime &r = rt::runtime::get();
+  r.current().copy_to_device(dst, src, bytes);
+  r.stats.to_device += bytes;
+}
+
+void copy_to_host(void *dst, const void *src, std::size_t bytes) {
+  rt::runtime &r = rt::runtime::get();
+  r.current().copy_to_host(dst, src, bytes);
+  r.stats.to_host += bytes;
+}
+
+void copy_on_device(void *dst, const void *src, std::size_t bytes) {
+  rt::runtime::get().current().copy_on_device(dst, src, bytes);
+}
+
+void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
+            const launch_config &config) {
+  rt::runtime::get().launch(entry, args, size, align, config);
+}
+
+} // namespace detail
+} // namespace pacxx

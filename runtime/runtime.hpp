@@ -1,0 +1,37 @@
+// Runtime internals shared by libpacxx's parts and its tools (pacxx-info,
+// pacxx-kernels). Not a user header.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+
+namespace pacxx {
+namespace rt {
+
+struct device_description {
+  std::string id; // "cuda:0", "opencl:1"
+  std::string name, arch, driver;
+  std::size_t memory_bytes;
+};
+
+// Every device on this machine, and one note per backend that offers none.
+std::vector<device_description> describe_devices(std::vector<std::string> &notes);
+// The device PACXX_DEVICE selects (or the default), as pacxx-info reports it.
+std::string selected_device_id();
+
+// Tools over a program file built by pacxx++ (reads its device modules).
+struct program_kernel {
+  std::string entry, display;
+};
+std::vector<program_kernel> list_kernels(const std::string &path);
+// Compiler-style lines for every kernel call whose body is in no device module ("" if none).
+std::string check_links(const std::string &path);
+// Writes <dir>/<n>.ptx for every kernel (architecture e.g. "sm_90"); returns the files.
+std::vector<std::string> emit_ptx(const std::string &path, const std::string &dir,
+                                  const std::string &arch);
+
+} // namespace rt
+} // namespace pacxx
