@@ -28,17 +28,25 @@ bool isDeviceProvided(StringRef Name) {
   return false;
 }
 
+// Clang may record a file relative to some directory; users want the path they know.
+static std::string fullPath(StringRef Dir, StringRef File) {
+  if (File.startswith("/") || Dir.empty())
+    return File.str();
+  return (Dir + "/" + File).str();
+}
+
 std::string sourceLocation(const Instruction *I, const Function *F) {
   std::string S;
   raw_string_ostream OS(S);
   if (I)
     if (const DILocation *L = I->getDebugLoc()) {
-      OS << L->getFilename() << ':' << L->getLine() << ':' << L->getColumn();
+      OS << fullPath(L->getDirectory(), L->getFilename()) << ':' << L->getLine() << ':'
+         << L->getColumn();
       return OS.str();
     }
   if (F)
     if (const DISubprogram *SP = F->getSubprogram()) {
-      OS << SP->getFilename() << ':' << SP->getLine();
+      OS << fullPath(SP->getDirectory(), SP->getFilename()) << ':' << SP->getLine();
       return OS.str();
     }
   return S;
@@ -137,10 +145,11 @@ public:
         visitConstant(Op, At, In);
   }
 
-  void visitCall(const CallBase &CB, const Function *In) {
+  // Returns whether the call's constant arguments need a visit.
+  bool visitCall(const CallBase &CB, const Function *In) {
     if (CB.isInlineAsm()) {
       error(&CB, In, "uses inline assembly");
-      return;
+      return false;
     }
     const Function *Callee = dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
     if (!Callee) {
@@ -148,26 +157,33 @@ public:
         error(&CB, In, "makes a virtual call (no vtables on the device)");
       else
         error(&CB, In, "calls through a function pointer");
-      return;
+      return true;
     }
     StringRef Name = Callee->getName();
+    if (Name.startswith("llvm.eh.")) // part of a try/catch, diagnosed at its landing pad
+      return false;
     if (Name == "__cxa_throw" || Name == "__cxa_rethrow" || Name == "__cxa_allocate_exception") {
       if (Name != "__cxa_allocate_exception")
         error(&CB, In, "throws an exception (throw)");
-      return;
+      return false; // its typeinfo argument is no further problem
     }
     if (Callee->isDeclaration()) {
       if (!isDeviceProvided(Name) && Name != "__cxa_begin_catch" && Name != "__cxa_end_catch" &&
           Name != "_ZSt9terminatev")
         C.ExternCalls.push_back({&CB, Name.str()});
-      return;
+      return true;
     }
     addFunction(Callee);
+    return true;
   }
 
   void visitFunction(const Function &F) {
-    if (containsLongDouble(F.getFunctionType()))
+    bool ReportedLongDouble = false;
+    const Instruction *LongDoubleAt = nullptr;
+    if (containsLongDouble(F.getFunctionType())) {
       error(nullptr, &F, "uses long double in the signature of '" + readable(F.getName()) + "'");
+      ReportedLongDouble = true;
+    }
     for (const BasicBlock &BB : F) {
       if (auto *LP = BB.getLandingPadInst())
         if (!isCleanupOrTerminatePad(*LP)) {
@@ -178,6 +194,8 @@ public:
               At = Pred->getTerminator();
           error(At, &F, "catches exceptions (try/catch)");
         }
+      if (BB.isLandingPad() && !isCleanupOrTerminatePad(*BB.getLandingPadInst()))
+        continue; // the handler's typeinfo references are part of the same error
       for (const Instruction &I : BB) {
         // A cleanup pad runs only when something throws, which nothing does on a device.
         if (BB.isLandingPad() && isCleanupOrTerminatePad(*BB.getLandingPadInst()))
@@ -188,11 +206,18 @@ public:
         for (const Use &U : I.operands())
           LongDouble |= containsLongDouble(U->getType());
         if (LongDouble) {
-          error(&I, &F, "uses long double (no device supports it)");
+          // Once per function (every use of the value would repeat it), at the first
+          // place with a source line (allocas have none).
+          if (!ReportedLongDouble && I.getDebugLoc()) {
+            error(&I, &F, "uses long double (no device supports it)");
+            ReportedLongDouble = true;
+          } else if (!LongDoubleAt)
+            LongDoubleAt = &I;
           continue;
         }
         if (auto *CB = dyn_cast<CallBase>(&I)) {
-          visitCall(*CB, &F);
+          if (!visitCall(*CB, &F))
+            continue;
           for (const Use &Arg : CB->args())
             if (auto *K = dyn_cast<Constant>(Arg.get()))
               visitConstant(K, &I, &F);
@@ -203,6 +228,8 @@ public:
             visitConstant(K, &I, &F);
       }
     }
+    if (LongDoubleAt && !ReportedLongDouble)
+      error(LongDoubleAt, &F, "uses long double (no device supports it)");
   }
 
   void run(const Function &Root) {

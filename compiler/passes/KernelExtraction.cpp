@@ -13,6 +13,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -222,6 +223,32 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
   appendToGlobalCtors(M, Ctor, 65535);
 }
 
+// Kernel code never runs on the host: the host keeps each kernel entry only as an
+// address to launch by, and drops the code that only kernels reached. (So a kernel
+// may call a function that only the device side of the program defines.)
+void removeKernelCodeFromHost(Module &M, ArrayRef<KernelInfo> Kernels) {
+  LLVMContext &Ctx = M.getContext();
+  for (const KernelInfo &K : Kernels) {
+    Function *F = K.Entry;
+    GlobalValue::LinkageTypes Linkage = F->getLinkage();
+    Comdat *C = F->getComdat();
+    F->deleteBody();
+    F->setLinkage(Linkage); // instantiations shared by units must still merge
+    F->setComdat(C);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    B.CreateCall(Intrinsic::getDeclaration(&M, Intrinsic::trap));
+    B.CreateUnreachable();
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(M))
+      if (!F.isDeclaration() && F.use_empty() && F.isDiscardableIfUnused()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+  }
+}
+
 } // namespace
 
 PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) {
@@ -300,6 +327,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   WriteBitcodeToFile(*Dev, OS);
   OS.flush();
   embedAndRegister(M, Bitcode, Kernels);
+  removeKernelCodeFromHost(M, Kernels);
 
   // The driver adds line tables so diagnostics can name lines; drop them unless the
   // user asked for debug information.

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -220,6 +221,14 @@ T info_value(Getter get, Object obj, cl_uint param, const char *call) {
   T v{};
   check(get(obj, param, sizeof v, &v, nullptr), call);
   return v;
+}
+
+bool has_extension(const std::string &list, const std::string &ext) {
+  std::istringstream words(list);
+  for (std::string w; words >> w;)
+    if (w == ext)
+      return true;
+  return false;
 }
 
 // Context, queue and live SVM allocations of one device; shared by the device and
@@ -485,6 +494,13 @@ std::vector<std::unique_ptr<device>> discover_opencl(std::vector<std::string> &n
                 CL_SUCCESS ||
             !(svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
           notes.push_back("opencl: " + name + " skipped: no coarse-grain SVM");
+          continue;
+        }
+        // load() takes SPIR 1.2 bitcode; e.g. NVIDIA's OpenCL offers SVM but no SPIR.
+        if (!has_extension(info_string(cl.clGetDeviceInfo, id, CL_DEVICE_EXTENSIONS,
+                                       "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)"),
+                           "cl_khr_spir")) {
+          notes.push_back("opencl: " + name + " skipped: no cl_khr_spir (SPIR 1.2 bitcode)");
           continue;
         }
         devices.push_back(std::make_unique<opencl_device>(cl, platform, id));

@@ -5,6 +5,7 @@
 #include "pacxx/error.hpp"
 
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -140,8 +141,8 @@ static std::string describe(const std::vector<link_problem> &problems) {
   std::string msg;
   for (const link_problem &p : problems)
     msg += (p.location.empty() ? std::string("<unknown location>") : p.location) +
-           ": error: pacxx: kernel '" + p.kernel + "' calls '" + p.callee +
-           "' whose body is nowhere in the program\n";
+           ": error: pacxx: kernel '" + p.kernel + "' calls '" + demangle(p.callee) +
+           "' whose body is nowhere in the program (or cannot run on a device)\n";
   return msg;
 }
 

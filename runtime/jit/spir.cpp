@@ -68,34 +68,56 @@ static void lower_ids(Module &m) {
   }
 }
 
-// Dynamic local memory exists only as a kernel argument in OpenCL, so every function
-// on the way to its use is inlined into the kernel.
-static void lower_dynamic_shared(Module &m, Function &kernel, Argument *dyn) {
-  Function *b = m.getFunction("__pacxx_dynamic_shared_memory");
-  if (!b)
-    return;
+// Functions other than the kernel that use `v` (directly or through constant
+// expressions).
+static void users_outside(Value *v, Function &kernel, SmallPtrSetImpl<Function *> &out) {
+  for (User *u : v->users()) {
+    if (auto *i = dyn_cast<Instruction>(u)) {
+      if (i->getFunction() != &kernel)
+        out.insert(i->getFunction());
+    } else if (isa<ConstantExpr>(u))
+      users_outside(u, kernel, out);
+  }
+}
+
+// Local memory in PoCL works only where the kernel function itself uses it: a local
+// global must be named "<kernel>.<name>" and used in no other function (else all
+// work-groups share one copy), and dynamic local memory is a kernel argument. So
+// every function on the way to a use of local memory is inlined into the kernel.
+static void bring_local_memory_into_kernel(Module &m, Function &kernel) {
   for (bool changed = true; changed;) {
     changed = false;
-    SmallVector<CallBase *, 8> calls;
-    for (User *u : b->users())
-      if (auto *c = dyn_cast<CallInst>(u))
-        if (c->getFunction() != &kernel)
-          for (User *cu : c->getFunction()->users())
-            if (auto *cc = dyn_cast<CallBase>(cu))
-              calls.push_back(cc);
-    for (CallBase *c : calls) {
-      InlineFunctionInfo ifi;
-      if (InlineFunction(*c, ifi).isSuccess())
-        changed = true;
+    SmallPtrSet<Function *, 8> fns;
+    for (GlobalVariable &g : m.globals())
+      if (g.getAddressSpace() == 3)
+        users_outside(&g, kernel, fns);
+    if (Function *dyn = m.getFunction("__pacxx_dynamic_shared_memory"))
+      users_outside(dyn, kernel, fns);
+    for (Function *f : fns) {
+      SmallVector<CallBase *, 8> calls;
+      for (User *u : f->users())
+        if (auto *c = dyn_cast<CallBase>(u))
+          if (c->getCalledFunction() == f)
+            calls.push_back(c);
+      for (CallBase *c : calls) {
+        InlineFunctionInfo ifi;
+        changed |= InlineFunction(*c, ifi).isSuccess();
+      }
     }
   }
-  for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
-    if (c.getFunction() != &kernel)
-      throw error("pacxx: dynamic shared memory is used in a recursive function, which OpenCL "
-                  "cannot give it to");
-    IRBuilder<> ib(&c);
-    return ib.CreateAddrSpaceCast(dyn, c.getType());
-  });
+}
+
+static void check_local_memory_in_kernel(Module &m, Function &kernel) {
+  SmallPtrSet<Function *, 8> fns;
+  for (GlobalVariable &g : m.globals())
+    if (g.getAddressSpace() == 3) {
+      users_outside(&g, kernel, fns);
+      if (!g.getName().startswith(kernel.getName().str() + "."))
+        g.setName(kernel.getName() + "." + g.getName());
+    }
+  if (!fns.empty())
+    throw error("pacxx: shared memory is used in a recursive function, which OpenCL cannot "
+                "give it to");
 }
 
 Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
@@ -134,7 +156,15 @@ Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
   k->setMetadata("kernel_arg_name", strs({"args", "dynamic_shared"}));
 
   lower_ids(m);
-  lower_dynamic_shared(m, *k, k->getArg(1));
+  bring_local_memory_into_kernel(m, *k);
+  check_local_memory_in_kernel(m, *k);
+  for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
+    if (c.getFunction() != k)
+      throw error("pacxx: dynamic shared memory is used in a recursive function, which OpenCL "
+                  "cannot give it to");
+    IRBuilder<> ib(&c);
+    return ib.CreateAddrSpaceCast(k->getArg(1), c.getType());
+  });
   map_math(m, CallingConv::SPIR_FUNC,
 opencl_math_name, /*map_intrinsics=*/true);
   move_constants(m, 2); // OpenCL's constant address space
@@ -142,6 +172,8 @@ opencl_math_name, /*map_intrinsics=*/true);
 }
 
 std::string spir_emit(Module &m) {
+  // The optimiser must not have moved local memory out of the kernel (or renamed it).
+  check_local_memory_in_kernel(m, *m.getFunction(kernel_symbol));
   // The optimiser may have introduced math intrinsics; PoCL needs OpenCL builtins.
   map_math(m, CallingConv::SPIR_FUNC,
 opencl_math_name, /*map_intrinsics=*/true);

@@ -1,0 +1,65 @@
+// Each program under compile_errors/ holds one construct a GPU cannot run, marked
+// `// expect-error: <message>` on its line. pacxx++ must reject it there.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct result {
+  int status;
+  std::string output;
+};
+
+result run(const std::string &cmd) {
+  result r{0, ""};
+  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+    r.output.append(buf, n);
+  r.status = pclose(p);
+  return r;
+}
+
+class CompileError : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CompileError, RejectedAtTheUsersLine) {
+  std::string file = std::string(PACXX_TEST_SOURCE_DIR) + "/compile_errors/" + GetParam() + ".cpp";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << file;
+  std::string line, expected;
+  int line_no = 0, expected_line = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    auto at = line.find("// expect-error: ");
+    if (at != std::string::npos) {
+      expected = line.substr(at + 17);
+      expected_line = line_no;
+    }
+  }
+  ASSERT_GT(expected_line, 0) << "no expect-error marker in " << file;
+
+  std::string out = std::string(PACXX_TEST_BINARY_DIR) + "/compile_error_" + GetParam();
+  std::remove(out.c_str());
+  result r = run(std::string(PACXX_CXX) + " -O1 -std=c++14 " + file + " -o " + out);
+  EXPECT_NE(r.status, 0) << "pacxx++ accepted a program that cannot run on a GPU:\n" << r.output;
+  std::string where = file + ":" + std::to_string(expected_line) + ":";
+  EXPECT_NE(r.output.find(where), std::string::npos)
+      << "expected a diagnostic at " << where << ", got:\n" << r.output;
+  EXPECT_NE(r.output.find("error: pacxx: kernel '(lambda at " + file), std::string::npos)
+      << "the diagnostic must name the kernel:\n" << r.output;
+  EXPECT_NE(r.output.find(expected), std::string::npos)
+      << "expected '" << expected << "' in:\n" << r.output;
+  std::ifstream produced(out);
+  EXPECT_FALSE(produced) << "no program may be left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(Constructs, CompileError,
+                         ::testing::Values("virtual_call", "function_pointer", "throw", "try_catch",
+                                           "mutable_global", "long_double", "inline_asm",
+                                           "missing_body"));
+
+} // namespace
