@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what pacxx needs on Debian 12 (as root) and configures + builds it in build/.
+# The CUDA toolkit is not a Debian package: when /usr/local/cuda exists, libdevice is
+# embedded for CUDA math and ptxas validates generated PTX; without it both are skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-libopencl1
+          ocl-icd-opencl-dev opencl-headers libgtest-dev libbenchmark-dev librange-v3-dev
+          zlib1g-dev libzstd-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$(nproc)"
