@@ -103,6 +103,11 @@ static void bring_local_memory_into_kernel(Module &m, Function &kernel) {
         InlineFunctionInfo ifi;
         changed |= InlineFunction(*c, ifi).isSuccess();
       }
+      // Only the kernel is ever called from outside; a copy nobody calls goes.
+      if (f->use_empty()) {
+        f->eraseFromParent();
+        changed = true;
+      }
     }
   }
 }

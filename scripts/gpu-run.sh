@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the unpacked package: shows the program needs only the
+# driver, then runs the example and every end-to-end test on CUDA, logging to $OUT.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib"
+out="${OUT:-/tmp}"
+{
+  echo "== machine"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
+  echo "== dependencies of a pacxx program (no LLVM, no CUDA runtime)"; ldd "$here/bin/saxpy"
+  echo "== pacxx-info"; "$here/bin/pacxx-info"
+  echo "== saxpy (default device)"; PACXX_TRACE=1 "$here/bin/saxpy"
+} 2>&1 | tee "$out/gpu-info.log"
+status=0
+for t in "$here"/tests/*_test; do
+  name=$(basename "$t")
+  log="$out/$name.log.tmp"
+  if PACXX_DEVICE=cuda "$t" > "$log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
+  { echo "===== $name: $r"; cat "$log"; } >> "$out/gpu-tests.log"
+  echo "$r $name ($(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tr '\n' ' '))" | tee -a "$out/gpu-summary.log"
+  rm -f "$log"
+done
+exit $status
