@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-int main() {
+static int run() {
   std::vector<float> x(1 << 20, 1.f), y(1 << 20, 2.f);
   gpu::vector<float> dx = gpu::copy(x), dy = gpu::copy(y), out(x.size());
   const float a = 2.5f;
@@ -27,4 +27,13 @@ int main() {
     }
   std::printf("saxpy: %zu elements correct (r[0] = %g)\n", n, r[0]);
   return 0;
+}
+
+int main() {
+  try {
+    return run();
+  } catch (const pacxx::error &e) { // no device, JIT or driver failure
+    std::fprintf(stderr, "saxpy: %s\n", e.what());
+    return 1;
+  }
 }
