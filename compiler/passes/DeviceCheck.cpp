@@ -18,14 +18,7 @@ using namespace llvm;
 namespace pacxx {
 
 bool isDeviceProvided(StringRef Name) {
-  if (Name.startswith(abi::builtin_prefix) || Name.startswith("llvm."))
-    return true;
-  for (const auto &M : abi::math_functions) {
-    StringRef Base(M.name);
-    if (Name == Base || (Name.size() == Base.size() + 1 && Name.startswith(Base) && Name.back() == 'f'))
-      return true;
-  }
-  return false;
+  return abi::is_device_provided(Name.data(), Name.size());
 }
 
 // Clang may record a file relative to some directory; users want the path they know.

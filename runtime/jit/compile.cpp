@@ -77,16 +77,12 @@ static bool math_name(const Function &f, bool map_intrinsics, StringRef &base, b
           }
     return false;
   }
-  for (const auto &mf : abi::math_functions) {
-    StringRef b(mf.name);
-    if (n == b || (n.size() == b.size() + 1 && n.startswith(b) && n.back() == 'f')) {
-      base = b;
-      is_float = n.size() != b.size();
-      arity = mf.arity;
-      return true;
-    }
-  }
-  return false;
+  const abi::math_function *mf = abi::find_math_function(n.data(), n.size(), &is_float);
+  if (!mf)
+    return false;
+  base = mf->name;
+  arity = mf->arity;
+  return true;
 }
 
 void map_math(Module &m, CallingConv::ID cc,

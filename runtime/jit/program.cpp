@@ -21,16 +21,7 @@ namespace pacxx {
 namespace jit {
 
 // Same rule as the offline compiler's DeviceCheck: what the JIT itself provides.
-static bool provided(StringRef name) {
-  if (name.startswith(abi::builtin_prefix) || name.startswith("llvm."))
-    return true;
-  for (const auto &m : abi::math_functions) {
-    StringRef base(m.name);
-    if (name == base || (name.size() == base.size() + 1 && name.startswith(base) && name.back() == 'f'))
-      return true;
-  }
-  return false;
-}
+static bool provided(StringRef name) { return abi::is_device_provided(name.data(), name.size()); }
 
 std::size_t program::add(const char *bitcode, std::size_t size) {
   std::lock_guard<std::mutex> lock(index_mutex_);

@@ -2,7 +2,9 @@
 // names, metadata and the layout of the device modules embedded in a program.
 // Users never include this.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace pacxx {
 namespace abi {
@@ -52,6 +54,30 @@ constexpr math_function math_functions[] = {
     {"tgamma", 1}, {"lgamma", 1}, {"atan2", 2},    {"pow", 2},   {"hypot", 2},  {"fmod", 2},
     {"fmin", 2},  {"fmax", 2},   {"copysign", 2},  {"remainder", 2}, {"fdim", 2}, {"fma", 3},
 };
+
+// The math function `name` (e.g. "sinf": float; "sin": double), or null.
+inline const math_function *find_math_function(const char *name, std::size_t len, bool *is_float) {
+  for (const math_function &m : math_functions) {
+    std::size_t n = std::strlen(m.name);
+    if (std::strncmp(name, m.name, n) != 0)
+      continue;
+    if (len == n || (len == n + 1 && name[n] == 'f')) {
+      *is_float = len != n;
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
+// Functions a kernel may call without a body in the program: pacxx builtins, LLVM
+// intrinsics and C math, all provided by the JIT.
+inline bool is_device_provided(const char *name, std::size_t len) {
+  bool is_float;
+  const std::size_t prefix = std::strlen(builtin_prefix);
+  return (len >= prefix && std::strncmp(name, builtin_prefix, prefix) == 0) ||
+         (len >= 5 && std::strncmp(name, "llvm.", 5) == 0) ||
+         find_math_function(name, len, &is_float) != nullptr;
+}
 
 } // namespace abi
 } // namespace pacxx
