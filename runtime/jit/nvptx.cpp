@@ -134,6 +134,10 @@ static bool link_libdevice(Module &m) {
 static void map_math_to_libdevice(Module &m) {
   map_math(m, CallingConv::C,
            [](StringRef base, bool is_float, int) {
+             // libdevice's sqrtf is approximate unless __CUDA_PREC_SQRT, which LLVM 15's
+             // NVVMReflect does not know; the intrinsic lowers to sqrt.rn as nvcc's does.
+             if (base == "sqrt")
+               return std::string(is_float ? "llvm.sqrt.f32" : "llvm.sqrt.f64");
              return "__nv_" + base.str() + (is_float ? "f" : "");
            },
            /*map_intrinsics=*/true);

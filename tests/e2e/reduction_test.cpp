@@ -234,4 +234,99 @@ TEST(ReductionMixed, TwoSharedArraysInOneKernel) {
   }
 }
 
+// The tree as a function of its own (not inline, templated), with the barriers inside
+// it, called from kernels on static and on dynamic shared memory.
+template <class T> __attribute__((noinline)) T block_tree_sum(T *s, std::size_t tid, std::size_t bs) {
+  for (std::size_t st = bs / 2; st > 0; st /= 2) {
+    if (tid < st)
+      s[tid] += s[tid + st];
+    pacxx::barrier();
+  }
+  return s[0];
+}
+
+template <class T> T *dynamic_partials() { return pacxx::dynamic_shared_memory<T>(); }
+
+TYPED_TEST(Reduction, TreeInHelperFunction) {
+  using T = TypeParam;
+  const std::size_t n = 1009 * 7, block = 128, blocks = (n + block - 1) / block;
+  std::vector<T> h = random_input<T>(n, 321);
+  gpu::vector<T> in = gpu::copy(h);
+  gpu::vector<T> r_static = zero_result<T>(), r_dynamic = zero_result<T>();
+  auto ks = pacxx::kernel(
+      [](const T *in, std::size_t n, T *result) {
+        pacxx::shared_memory<T, 128> s;
+        const auto t = pacxx::Thread::get();
+        s[t.local.x] = t.global.x < n ? in[t.global.x] : T(0);
+        pacxx::barrier();
+        const T sum = block_tree_sum(s.data(), t.local.x, 128);
+        if (t.local.x == 0)
+          pacxx::atomic_add(result, sum);
+      },
+      {{blocks}, {block}});
+  ks(in.data(), n, r_static.data());
+  auto kd = pacxx::kernel(
+      [](const T *in, std::size_t n, T *result) {
+        T *s = dynamic_partials<T>(); // obtained in a helper function too
+        const auto t = pacxx::Thread::get();
+        const std::size_t bs = pacxx::Block::get().size.x;
+        s[t.local.x] = t.global.x < n ? in[t.global.x] : T(0);
+        pacxx::barrier();
+        const T sum = block_tree_sum(s, t.local.x, bs);
+        if (t.local.x == 0)
+          pacxx::atomic_add(result, sum);
+      },
+      {{blocks}, {block}, block * sizeof(T)});
+  kd(in.data(), n, r_dynamic.data());
+  {
+    SCOPED_TRACE("static shared memory");
+    expect_sum(gpu::copy(r_static)[0], h);
+  }
+  {
+    SCOPED_TRACE("dynamic shared memory");
+    expect_sum(gpu::copy(r_dynamic)[0], h);
+  }
+}
+
+TEST(ReductionMixed, StaticAndDynamicSharedMemoryInOneKernel) {
+  // Static shared memory for the sums, dynamic for the element counts of the block:
+  // the two must not overlap.
+  const std::size_t n = 5003, block = 64, blocks = (n + block - 1) / block;
+  std::vector<int> h = random_input<int>(n, 99);
+  gpu::vector<int> in = gpu::copy(h), sums(blocks), counts(blocks);
+  auto k = pacxx::kernel(
+      [](const int *in, std::size_t n, int *sums, int *counts) {
+        pacxx::shared_memory<int, 64> s;
+        int *c = pacxx::dynamic_shared_memory<int>();
+        const auto t = pacxx::Thread::get();
+        const std::size_t tid = t.local.x;
+        const bool valid = t.global.x < n;
+        s[tid] = valid ? in[t.global.x] : 0;
+        c[tid] = valid ? 1 : 0;
+        pacxx::barrier();
+        for (std::size_t st = 32; st > 0; st /= 2) {
+          if (tid < st) {
+            s[tid] += s[tid + st];
+            c[tid] += c[tid + st];
+          }
+          pacxx::barrier();
+        }
+        if (tid == 0) {
+          sums[pacxx::Block::get().index.x] = s[0];
+          counts[pacxx::Block::get().index.x] = c[0];
+        }
+      },
+      {{blocks}, {block}, block * sizeof(int)});
+  k(in.data(), n, sums.data(), counts.data());
+  std::vector<int> rs = gpu::copy(sums), rc = gpu::copy(counts);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t first = b * block, last = std::min(n, first + block);
+    int sum = 0;
+    for (std::size_t i = first; i < last; ++i)
+      sum += h[i];
+    EXPECT_EQ(rs[b], sum) << "block " << b;
+    EXPECT_EQ(rc[b], static_cast<int>(last - first)) << "block " << b;
+  }
+}
+
 } // namespace
