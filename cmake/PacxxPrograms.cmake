@@ -1,16 +1,27 @@
 # pacxx_program(NAME SOURCES a.cpp b.cpp [FLAGS ...] [LIBS ...]): an executable built by
-# pacxx++ (the build tree's), as a user would build it.
+# the build tree's pacxx++ as a user would build it: each source compiled with -c (its
+# header dependencies tracked through a depfile), then linked by pacxx++ (which runs
+# the link-time kernel check).
 function(pacxx_program name)
   cmake_parse_arguments(P "" "" "SOURCES;FLAGS;LIBS" ${ARGN})
-  set(srcs)
+  set(objs)
   foreach(s ${P_SOURCES})
-    list(APPEND srcs ${CMAKE_CURRENT_SOURCE_DIR}/${s})
+    get_filename_component(stem ${s} NAME_WE)
+    set(src ${CMAKE_CURRENT_SOURCE_DIR}/${s})
+    set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir/${stem}.o)
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir
+      COMMAND ${PACXX_CXX} -O2 ${P_FLAGS} -c ${src} -o ${obj} -MD -MF ${obj}.d
+      DEPENDS ${src} pacxx-toolchain ${PACXX_CXX}
+      DEPFILE ${obj}.d
+      COMMENT "pacxx++ -c ${s}"
+      VERBATIM)
+    list(APPEND objs ${obj})
   endforeach()
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(OUTPUT ${out}
-    COMMAND ${PACXX_CXX} -O2 ${P_FLAGS} ${srcs} -o ${out} ${P_LIBS}
-    DEPENDS ${srcs} pacxx-toolchain ${PACXX_CXX}
-    IMPLICIT_DEPENDS CXX ${srcs}
+    COMMAND ${PACXX_CXX} -O2 ${objs} -o ${out} ${P_LIBS}
+    DEPENDS ${objs} pacxx-toolchain
     COMMENT "pacxx++ ${name}"
     VERBATIM)
   add_custom_target(${name}_program ALL DEPENDS ${out})

@@ -2,6 +2,8 @@
 // on int, unsigned, long long, unsigned long long and float, on global memory and on
 // block-shared memory, with results (and the old values the atomics return) checked
 // against expectations computed on the CPU.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -16,18 +18,9 @@
 
 namespace {
 
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-};
+using pacxx_test::cover;
+using pacxx_test::device_scalar;
+using pacxx_test::rng;
 
 // Values for each type: spread over the type's range (negative ones for signed types,
 // above 2^31 for unsigned, beyond 32 bits for long long), and for float values whose
@@ -62,16 +55,6 @@ template <class T> std::vector<T> small_values(std::size_t n, std::uint64_t seed
   for (auto &x : v)
     x = static_cast<T>(r.next() % 1000);
   return v;
-}
-
-template <class T> gpu::vector<T> device_scalar(T value) {
-  std::vector<T> h(1, value);
-  return gpu::copy(h);
-}
-
-// Blocks of 128 threads covering n.
-pacxx::launch_config cover(std::size_t n, std::size_t block = 128) {
-  return {{(n + block - 1) / block}, {block}};
 }
 
 template <class T> class Atomics : public testing::Test {};

@@ -4,6 +4,8 @@
 // bounds, which also cover CUDA's libdevice), the exactly rounded ones (fabs, floor,
 // fmod, fma, ...) bit for bit. One kernel per type switches on a function index
 // passed as an argument, so the whole test costs two JIT compilations.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -147,22 +149,7 @@ int ulp_bound(int fn, bool is_float) {
   }
 }
 
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-  double sign() { return (next() >> 63) ? -1.0 : 1.0; }
-};
+using pacxx_test::rng;
 
 struct args {
   double x, y, z;

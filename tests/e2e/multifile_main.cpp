@@ -4,6 +4,7 @@
 // types in both units and launched from each, giving correct results, and the shared
 // instantiation is JIT-compiled once for both units.
 #include "multifile.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,29 +15,8 @@
 
 namespace {
 
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-};
-
-template <class T> std::vector<T> random_vector(std::size_t n, std::uint64_t seed, double lo, double hi) {
-  rng r(seed);
-  std::vector<T> v(n);
-  for (auto &x : v)
-    x = static_cast<T>(r.uniform(lo, hi));
-  return v;
-}
+using pacxx_test::random_vector;
+using pacxx_test::rng;
 
 const std::size_t sizes[] = {1, 1009, 65539};
 

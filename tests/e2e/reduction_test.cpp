@@ -3,6 +3,8 @@
 // sums them in a tree with pacxx::barrier() between the steps, and thread 0 adds the
 // block's sum to a global result with pacxx::atomic_add. int and float, compared with a
 // sum computed on the CPU.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -15,24 +17,9 @@
 
 namespace {
 
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-  long long integer(long long lo, long long hi) { // [lo, hi]
-    return lo + static_cast<long long>(next() % static_cast<std::uint64_t>(hi - lo + 1));
-  }
-};
+using pacxx_test::device_scalar;
+using pacxx_test::random_vector;
+using pacxx_test::rng;
 
 template <class T> std::vector<T> random_input(std::size_t n, std::uint64_t seed);
 template <> std::vector<int> random_input<int>(std::size_t n, std::uint64_t seed) {
@@ -43,11 +30,7 @@ template <> std::vector<int> random_input<int>(std::size_t n, std::uint64_t seed
   return v;
 }
 template <> std::vector<float> random_input<float>(std::size_t n, std::uint64_t seed) {
-  rng r(seed);
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = static_cast<float>(r.uniform(-1.0, 1.0));
-  return v;
+  return random_vector<float>(n, seed, -1.0, 1.0);
 }
 
 constexpr std::size_t static_block = 256;
@@ -120,11 +103,6 @@ template <> void expect_sum<float>(float got, const std::vector<float> &in) {
   EXPECT_NEAR(static_cast<double>(got), expected, 1e-5 * magnitude + 1e-6);
 }
 
-template <class T> gpu::vector<T> zero_result() {
-  std::vector<T> zero(1, T(0));
-  return gpu::copy(zero);
-}
-
 const std::size_t sizes[] = {0, 1, 255, 256, 257, 1009, 65536, (std::size_t(1) << 20) + 3};
 
 template <class T> class Reduction : public testing::Test {};
@@ -140,7 +118,7 @@ TYPED_TEST(Reduction, StaticSharedMemory) {
     gpu::vector<T> in = gpu::copy(h);
     // Enough blocks for one element per thread, capped so large inputs use the loop.
     const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>((n + 255) / 256, 64));
-    gpu::vector<T> result = zero_result<T>();
+    gpu::vector<T> result = device_scalar(T(0));
     reduce_static(in, result, blocks);
     expect_sum(gpu::copy(result)[0], h);
   }
@@ -151,7 +129,7 @@ TYPED_TEST(Reduction, StaticSharedMemoryOneElementPerThread) {
   const std::size_t n = 100003; // prime
   std::vector<T> h = random_input<T>(n, 77);
   gpu::vector<T> in = gpu::copy(h);
-  gpu::vector<T> result = zero_result<T>();
+  gpu::vector<T> result = device_scalar(T(0));
   reduce_static(in, result, (n + 255) / 256);
   expect_sum(gpu::copy(result)[0], h);
 }
@@ -162,7 +140,7 @@ TYPED_TEST(Reduction, StaticSharedMemoryAccumulatesAcrossLaunches) {
   const std::size_t n = 1009;
   std::vector<T> h = random_input<T>(n, 5);
   gpu::vector<T> in = gpu::copy(h);
-  gpu::vector<T> result = zero_result<T>();
+  gpu::vector<T> result = device_scalar(T(0));
   for (int rep = 0; rep < 3; ++rep)
     reduce_static(in, result, 3);
   std::vector<T> thrice(h);
@@ -181,7 +159,7 @@ TYPED_TEST(Reduction, DynamicSharedMemory) {
       SCOPED_TRACE(testing::Message() << "n = " << n << ", block = " << block);
       std::vector<T> h = random_input<T>(n, seed++);
       gpu::vector<T> in = gpu::copy(h);
-      gpu::vector<T> result = zero_result<T>();
+      gpu::vector<T> result = device_scalar(T(0));
       reduce_dynamic(in, result, block);
       expect_sum(gpu::copy(result)[0], h);
     }
@@ -252,7 +230,7 @@ TYPED_TEST(Reduction, TreeInHelperFunction) {
   const std::size_t n = 1009 * 7, block = 128, blocks = (n + block - 1) / block;
   std::vector<T> h = random_input<T>(n, 321);
   gpu::vector<T> in = gpu::copy(h);
-  gpu::vector<T> r_static = zero_result<T>(), r_dynamic = zero_result<T>();
+  gpu::vector<T> r_static = device_scalar(T(0)), r_dynamic = device_scalar(T(0));
   auto ks = pacxx::kernel(
       [](const T *in, std::size_t n, T *result) {
         pacxx::shared_memory<T, 128> s;

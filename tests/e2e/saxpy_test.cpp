@@ -2,6 +2,8 @@
 // over sizes that are empty, tiny, prime and not multiples of the block size; empty
 // grids; and what pacxx::stats() counts for launches, compilations and transfers.
 // Built with pacxx++ -std=c++14 (the public headers must compile as C++14).
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -14,30 +16,7 @@
 
 namespace {
 
-// Deterministic pseudo-random values in [lo, hi) (xorshift64*, independent of libstdc++).
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-};
-
-template <class T> std::vector<T> random_vector(std::size_t n, std::uint64_t seed, double lo, double hi) {
-  rng r(seed);
-  std::vector<T> v(n);
-  for (auto &x : v)
-    x = static_cast<T>(r.uniform(lo, hi));
-  return v;
-}
+using pacxx_test::random_vector;
 
 // a*x+y may be contracted to an fma on the device (and not on the host): allow a few
 // ulps of the magnitudes involved.

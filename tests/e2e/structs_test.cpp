@@ -4,6 +4,8 @@
 // generic lambda; kernels made in a function template and in a namespace; a kernel
 // calling non-inline and static helper functions of this file; constant tables at
 // namespace scope read with run-time indices. Built with pacxx++ -std=c++14.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -103,31 +105,13 @@ template <class T, class F> void map_kernel(const gpu::vector<T> &in, gpu::vecto
 
 namespace {
 
-class rng {
-  std::uint64_t s_;
+using pacxx_test::cover;
+using pacxx_test::rng;
 
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  float uniform(float lo, float hi) {
-    return lo + (hi - lo) * static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
-  }
-};
-
+// n floats in [-10, 10).
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
-  rng r(seed);
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = r.uniform(-10.0f, 10.0f);
-  return v;
+  return pacxx_test::random_floats(n, seed, -10.0f, 10.0f);
 }
-
-pacxx::launch_config cover(std::size_t n) { return {{(n + 127) / 128}, {128}}; }
 
 Outer make_outer() {
   Outer o;

@@ -3,6 +3,8 @@
 // thread moving 4 rows of the tile), looping over tiles with Grid::get().size so that
 // grids smaller than the matrix work too; and a check of every id the device reports
 // (Thread global/local, Block index/size, Grid size) on 2D and 3D grids.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -13,19 +15,7 @@
 
 namespace {
 
-class rng {
-  std::uint64_t s_;
-
-public:
-  explicit rng(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  std::uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  float uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f) * 2.0f - 1.0f; }
-};
+using pacxx_test::random_floats;
 
 constexpr std::size_t tile = 32, rows_per_pass = 8;
 
@@ -69,10 +59,7 @@ void check_transpose(std::size_t rows, std::size_t cols, std::size_t grid_x, std
                      std::uint64_t seed) {
   SCOPED_TRACE(testing::Message() << rows << "x" << cols << " on a " << grid_x << "x" << grid_y
                                   << " grid");
-  rng r(seed);
-  std::vector<float> h(rows * cols);
-  for (auto &x : h)
-    x = r.uniform();
+  const std::vector<float> h = random_floats(rows * cols, seed, -1.0f, 1.0f);
   gpu::vector<float> in = gpu::copy(h);
   // Fill the output with a marker so that an element never written shows up.
   std::vector<float> marker(rows * cols, -1000.0f);
@@ -127,10 +114,7 @@ TEST(Transpose, EmptyMatrix) {
 
 TEST(Transpose, TwiceIsIdentity) {
   const std::size_t rows = 123, cols = 457;
-  rng r(31);
-  std::vector<float> h(rows * cols);
-  for (auto &x : h)
-    x = r.uniform();
+  const std::vector<float> h = random_floats(rows * cols, 31, -1.0f, 1.0f);
   gpu::vector<float> a = gpu::copy(h), b(rows * cols), c(rows * cols);
   transpose(a, b, rows, cols, tiles(cols), tiles(rows));
   transpose(b, c, cols, rows, tiles(rows), tiles(cols));
