@@ -291,5 +291,27 @@ void launch(const void *entry, const void *args, std::size_t size, std::size_t a
   rt::runtime::get().launch(entry, args, size, align, config);
 }
 
+namespace {
+// One buffer per host thread: algorithms on several threads never share it.
+struct scratch_buffer {
+  void *data = nullptr;
+  std::size_t bytes = 0;
+  ~scratch_buffer() { device_free(data); }
+};
+} // namespace
+
+void *scratch(std::size_t bytes) {
+  thread_local scratch_buffer buffer;
+  if (bytes > buffer.bytes) {
+    device_free(buffer.data);
+    buffer.data = nullptr;
+    buffer.bytes = 0;
+    std::size_t grown = bytes < 4096 ? 4096 : bytes; // small reductions share one size
+    buffer.data = device_allocate(grown);
+    buffer.bytes = grown;
+  }
+  return buffer.data;
+}
+
 } // namespace detail
 } // namespace pacxx

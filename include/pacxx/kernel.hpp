@@ -11,13 +11,24 @@
 #include "pacxx/runtime.hpp"
 
 namespace pacxx {
+
+// Whether the bytes of a T can be sent to a device and used there. Here: types whose
+// copy is a byte copy (numbers, device pointers, plain structs, std::pair/tuple/array
+// of them, lambdas capturing such). pacxx/device_range.hpp adds range-v3 views made
+// of device-copyable parts.
+template <class T, class = void>
+struct is_device_copyable
+    : std::integral_constant<bool, std::is_trivially_copyable<T>::value ||
+                                       (std::is_trivially_copy_constructible<T>::value &&
+                                        std::is_trivially_destructible<T>::value)> {};
+
 namespace detail {
 
-// Bytes that can travel to a device: copying them is all a copy does.
-template <class T> struct is_device_copyable {
-  static constexpr bool value = std::is_trivially_copy_constructible<T>::value &&
-                                std::is_trivially_destructible<T>::value;
-};
+template <class... Ts> struct all_device_copyable : std::true_type {};
+template <class T, class... Ts>
+struct all_device_copyable<T, Ts...>
+    : std::integral_constant<bool, is_device_copyable<T>::value &&
+                                       all_device_copyable<Ts...>::value> {};
 
 // An aggregate holding the arguments (std::tuple is not trivially copyable in
 // libstdc++, so it cannot be the payload).
@@ -64,12 +75,14 @@ public:
   const launch_config &config() const { return config_; }
 
   template <class... Args> void operator()(Args... args) const {
-    static_assert(detail::is_device_copyable<F>::value,
+    static_assert(is_device_copyable<F>::value,
                   "pacxx::kernel: the kernel's closure must be trivially copyable (capture "
-                  "values and device pointers, never containers or references)");
-    static_assert(detail::is_device_copyable<detail::arg_pack<Args...>>::value,
-                  "pacxx::kernel: kernel arguments must be trivially copyable (device "
-                  "pointers, numbers, plain structs)");
+                  "values and device pointers, never containers or references; pass views "
+                  "as kernel arguments)");
+    static_assert(detail::all_device_copyable<typename std::decay<Args>::type...>::value,
+                  "pacxx::kernel: kernel arguments must be device copyable (device pointers, "
+                  "numbers, plain structs, views over gpu::vectors), never host containers "
+                  "or views over them");
     using P = detail::payload<F, typename std::decay<Args>::type...>;
     const P p{f_, {args...}};
     detail::launch(reinterpret_cast<const void *>(&detail::kernel_entry<P>), &p, sizeof(P),

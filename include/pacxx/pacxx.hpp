@@ -7,3 +7,14 @@
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/thread.hpp"
 #include "pacxx/vector.hpp"
+
+// The GPU STL: views over device memory, eager algorithms and actions, gpu::async.
+#include <range/v3/view.hpp>
+
+#include "pacxx/action/transform.hpp"
+#include "pacxx/algorithm/copy.hpp"
+#include "pacxx/algorithm/for_each.hpp"
+#include "pacxx/algorithm/reduce.hpp"
+#include "pacxx/algorithm/transform.hpp"
+#include "pacxx/async.hpp"
+#include "pacxx/device_range.hpp"

@@ -1,0 +1,45 @@
+// gpu::transform(in, out, f): out[i] = f(in[i]) in one kernel; in is any device range
+// (views fused into the kernel), out a gpu::vector or a writable view over one.
+#pragma once
+#include <string>
+#include <utility>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/traits.hpp>
+
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/device_range.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+
+namespace gpu {
+
+template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) {
+  static_assert(pacxx::is_device_copyable<F>::value,
+                "gpu::transform: the function must be trivially copyable (capture values "
+                "and device pointers only)");
+  auto src = pacxx::detail::device_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  if (m < n)
+    throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
+                       " elements, the input " + std::to_string(n));
+  if (n == 0)
+    return;
+  using P = pacxx::policy::elementwise;
+  pacxx::kernel(
+      [f](const auto &in_view, const auto &out_view, std::size_t n) {
+        auto in = in_view;
+        auto out = out_view;
+        auto first = ranges::begin(in);
+        auto result = ranges::begin(out);
+        using DI = ranges::range_difference_t<decltype(in)>;
+        using DO = ranges::range_difference_t<decltype(out)>;
+        auto g = pacxx::detail::grid_stride::get();
+        for (std::size_t i = g.first; i < n; i += g.stride)
+          *(result + static_cast<DO>(i)) = f(*(first + static_cast<DI>(i)));
+      },
+      pacxx::detail::grid_for(n, P::block, P::max_blocks))(src, dst, n);
+}
+
+} // namespace gpu

@@ -1,0 +1,111 @@
+// How ranges reach a device.
+//
+// A gpu::vector enters a range-v3 view as (pointer, size), never by the container's
+// host address: lvalues through a ref_view specialisation, rvalues as a borrowed range
+// (a subrange of device pointers; the temporary lives until the end of the full
+// expression, which is where the consuming algorithm runs).
+//
+// Concepts stated up front:
+//   is_device_copyable<T>  the bytes of T can be sent to a device and used there:
+//                          trivially copyable types, and range-v3 views built only of
+//                          device-copyable parts (views over gpu::vectors, generators,
+//                          trivially copyable functions). A view over a host container
+//                          is not.
+//   is_device_range<R>     a gpu::vector, or a random-access view that is device copyable.
+#pragma once
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/concepts.hpp>
+#include <range/v3/range/primitives.hpp>
+#include <range/v3/range/traits.hpp>
+#include <range/v3/view/all.hpp>
+#include <range/v3/view/interface.hpp>
+#include <range/v3/view/ref.hpp>
+
+#include "pacxx/vector.hpp"
+
+namespace ranges {
+// An lvalue gpu::vector in a view: its device pointer and size.
+template <class T> struct ref_view<gpu::vector<T>> : view_interface<ref_view<gpu::vector<T>>> {
+  T *first_ = nullptr;
+  std::size_t size_ = 0;
+  constexpr ref_view() noexcept = default;
+  ref_view(gpu::vector<T> &v) noexcept : first_(v.data()), size_(v.size()) {}
+  constexpr T *begin() const noexcept { return first_; }
+  constexpr T *end() const noexcept { return first_ + size_; }
+  constexpr std::size_t size() const noexcept { return size_; }
+};
+template <class T>
+struct ref_view<const gpu::vector<T>> : view_interface<ref_view<const gpu::vector<T>>> {
+  const T *first_ = nullptr;
+  std::size_t size_ = 0;
+  constexpr ref_view() noexcept = default;
+  ref_view(const gpu::vector<T> &v) noexcept : first_(v.data()), size_(v.size()) {}
+  constexpr const T *begin() const noexcept { return first_; }
+  constexpr const T *end() const noexcept { return first_ + size_; }
+  constexpr std::size_t size() const noexcept { return size_; }
+};
+// An rvalue gpu::vector becomes a subrange of its device pointers.
+template <class T> RANGES_INLINE_VAR constexpr bool enable_borrowed_range<gpu::vector<T>> = true;
+} // namespace ranges
+
+namespace pacxx {
+
+namespace detail {
+// A view is as device-copyable as what it is made of: its template arguments (the
+// ranges it adapts, its functions, its value types).
+template <class V> struct view_parts_device_copyable : std::false_type {};
+template <template <class...> class V, class... A>
+struct view_parts_device_copyable<V<A...>> : all_device_copyable<A...> {};
+template <template <class, bool> class V, class R, bool B>
+struct view_parts_device_copyable<V<R, B>> : is_device_copyable<R> {};
+template <class T> struct view_parts_device_copyable<ranges::ref_view<gpu::vector<T>>> : std::true_type {};
+template <class T>
+struct view_parts_device_copyable<ranges::ref_view<const gpu::vector<T>>> : std::true_type {};
+template <class I, class S, ranges::subrange_kind K>
+struct view_parts_device_copyable<ranges::subrange<I, S, K>> : all_device_copyable<I, S> {};
+} // namespace detail
+
+template <class T>
+struct is_device_copyable<T, typename std::enable_if<ranges::view_<T>>::type>
+    : detail::view_parts_device_copyable<T> {};
+
+template <class R, class = void> struct is_device_range : std::false_type {};
+template <class R>
+struct is_device_range<R, typename std::enable_if<gpu::is_vector<typename std::decay<R>::type>::value>::type>
+    : std::true_type {};
+template <class R>
+struct is_device_range<R, typename std::enable_if<ranges::view_<typename std::decay<R>::type>>::type>
+    : std::integral_constant<bool, is_device_copyable<typename std::decay<R>::type>::value &&
+                                       ranges::random_access_range<typename std::decay<R>::type>> {};
+
+namespace detail {
+
+// The view an algorithm sends to the device.
+template <class R> auto device_view(R &&r) {
+  static_assert(is_device_range<R>::value,
+                "pacxx: GPU algorithms take gpu::vectors and views over them (or over "
+                "generators such as iota and repeat), random access; a host container "
+                "or a view over one must be copied to the device first (gpu::copy)");
+  return ranges::views::all(std::forward<R>(r));
+}
+
+// Number of elements. Views zipped with an unbounded range (repeat, iota without end)
+// are not sized in range-v3; their length is found by walking them on the host
+// (pointer arithmetic only, no device memory is read).
+template <class V> std::size_t device_size(V &v, std::true_type /*sized*/) {
+  return static_cast<std::size_t>(ranges::size(v));
+}
+template <class V> std::size_t device_size(V &v, std::false_type) {
+  return static_cast<std::size_t>(ranges::distance(ranges::begin(v), ranges::end(v)));
+}
+template <class V> std::size_t device_size(V &v) {
+  return device_size(v, std::integral_constant<bool, ranges::sized_range<V>>{});
+}
+
+} // namespace detail
+} // namespace pacxx
