@@ -10,6 +10,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 using namespace llvm;
@@ -74,6 +75,10 @@ std::string check_links(const std::string &path) {
 std::vector<std::string> emit_ptx(const std::string &path, const std::string &dir,
                                   const std::string &arch) {
   program_file f(path);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw error("pacxx: cannot create " + dir + ": " + ec.message());
   std::vector<std::string> files;
   for (std::size_t m = 0; m < f.program.size(); ++m)
     for (const jit::kernel_info &k : f.program.kernels(m)) {

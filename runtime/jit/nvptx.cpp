@@ -109,6 +109,24 @@ static void lower_builtins(Module &m) {
   });
 }
 
+// assert(): CUDA's own __assertfail prints the message and stops the kernel, which the
+// host then sees as an error of the launch.
+static void lower_assert(Module &m) {
+  for_each_call(m, "__assert_fail", [&](CallInst &c) -> Value * {
+    LLVMContext &ctx = m.getContext();
+    Type *ptr = PointerType::getUnqual(ctx);
+    FunctionCallee fail = m.getOrInsertFunction(
+        "__assertfail", FunctionType::get(Type::getVoidTy(ctx),
+                                          {ptr, ptr, Type::getInt32Ty(ctx), ptr, Type::getInt64Ty(ctx)},
+                                          false));
+    IRBuilder<> b(&c);
+    b.CreateCall(fail, {c.getArgOperand(0), c.getArgOperand(1), c.getArgOperand(2),
+                        c.getArgOperand(3), b.getInt64(1)});
+    c.eraseFromParent();
+    return nullptr;
+  });
+}
+
 static bool link_libdevice(Module &m) {
   bool needed = false;
   for (Function &f : m)
@@ -162,6 +180,7 @@ Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
                                     ConstantAsMetadata::get(b.getInt32(1))}));
 
   lower_builtins(m);
+  lower_assert(m);
   map_math_to_libdevice(m);
   move_constants(m, 1); // global memory: large tables do not fit the 64 KiB constant bank
   link_libdevice(m);

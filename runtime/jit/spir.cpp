@@ -8,6 +8,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -161,6 +162,13 @@ Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
   k->setMetadata("kernel_arg_name", strs({"args", "dynamic_shared"}));
 
   lower_ids(m);
+  // assert(): OpenCL 1.2 has no assert; a failed one traps (the device aborts).
+  for_each_call(m, "__assert_fail", [&](CallInst &c) -> Value * {
+    IRBuilder<> ib(&c);
+    ib.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
+    c.eraseFromParent();
+    return nullptr;
+  });
   bring_local_memory_into_kernel(m, *k);
   check_local_memory_in_kernel(m, *k);
   for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {

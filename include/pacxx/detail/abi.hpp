@@ -70,11 +70,13 @@ inline const math_function *find_math_function(const char *name, std::size_t len
 }
 
 // Functions a kernel may call without a body in the program: pacxx builtins, LLVM
-// intrinsics and C math, all provided by the JIT.
+// intrinsics, C math and assert's failure handler, all provided by the JIT.
 inline bool is_device_provided(const char *name, std::size_t len) {
   bool is_float;
   const std::size_t prefix = std::strlen(builtin_prefix);
   return (len >= prefix && std::strncmp(name, builtin_prefix, prefix) == 0) ||
+         (len == 13 && std::strncmp(name, "__assert_fail", 13) == 0) || // assert() traps
+
          (len >= 5 && std::strncmp(name, "llvm.", 5) == 0) ||
          find_math_function(name, len, &is_float) != nullptr;
 }
