@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 ./build/bin/pacxx-info
-./build/examples/saxpy
+./build/examples/dot_product
