@@ -21,3 +21,10 @@ void __pacxx_barrier() { device_only("pacxx::barrier()"); }
 void *__pacxx_shared_memory(std::size_t, std::size_t) { device_only("pacxx::shared_memory"); }
 void *__pacxx_dynamic_shared_memory() { device_only("pacxx::dynamic_shared_memory"); }
 }
+
+// Outside a kernel there is nothing to stage: the value itself.
+extern "C" {
+long long __pacxx_stage_int(long long v) { return v; }
+float __pacxx_stage_float(float v) { return v; }
+double __pacxx_stage_double(double v) { return v; }
+}

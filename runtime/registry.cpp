@@ -25,7 +25,11 @@ void registry::add(const char *bitcode, std::size_t size, const abi::kernel_reco
   std::size_t module = program_.add(bitcode, size);
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < n; ++i)
-    kernels_.emplace(kernels[i].host_entry, registered_kernel{module, kernels[i].name});
+    kernels_.emplace(kernels[i].host_entry,
+                     registered_kernel{module, kernels[i].name,
+                                       std::vector<abi::stage_stub>(
+                                           kernels[i].stages,
+                                           kernels[i].stages + kernels[i].stage_count)});
 }
 
 } // namespace rt

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "jit/jit.hpp"
 #include "pacxx/detail/abi.hpp"
@@ -13,7 +14,8 @@ namespace rt {
 
 struct registered_kernel {
   std::size_t module;
-  std::string entry; // mangled kernel_entry<P>
+  std::string entry;                     // mangled kernel_entry<P>
+  std::vector<abi::stage_stub> stages;   // host stubs of its pacxx::stage values
 };
 
 class registry {

@@ -10,11 +10,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 namespace pacxx {
 namespace rt {
@@ -79,9 +81,19 @@ private:
   std::vector<std::string> ids_, notes_;
   device *current_ = nullptr;
   std::string current_id_, selection_error_;
+  // A compiled kernel is one variant: (kernel, device, values of its pacxx::stage calls).
+  struct cache_key {
+    const void *entry;
+    device *dev;
+    std::vector<std::uint64_t> staged;
+    bool operator<(const cache_key &o) const {
+      return std::tie(entry, dev, staged) < std::tie(o.entry, o.dev, o.staged);
+    }
+  };
   std::mutex cache_mutex_;
-  std::map<std::pair<const void *, device *>, std::unique_ptr<cached_kernel>> cache_;
+  std::map<cache_key, std::unique_ptr<cached_kernel>> cache_;
   bool trace_ = env("PACXX_TRACE") == "1";
+  bool staging_ = env("PACXX_STAGING") != "0";
   std::string dump_dir_ = env("PACXX_DUMP_DIR");
 
   void discover() {
@@ -132,8 +144,10 @@ private:
                        "with :index). Devices present:" + device_list();
   }
 
-  cached_kernel &kernel_for(const void *entry, device &dev, bool &compiled);
-  void dump(const jit::compiled_kernel &c, const device &dev) const;
+  cached_kernel &kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
+                            bool &compiled);
+  void dump(const jit::compiled_kernel &c, const device &dev,
+            const std::vector<std::uint64_t> *staged) const;
 };
 
 std::string file_stem(const jit::kernel_info &info) {
@@ -152,18 +166,35 @@ std::string file_stem(const jit::kernel_info &info) {
   return s + hash;
 }
 
-void runtime::dump(const jit::compiled_kernel &c, const device &dev) const {
+void runtime::dump(const jit::compiled_kernel &c, const device &dev,
+                   const std::vector<std::uint64_t> *staged) const {
+  std::error_code ec;
+  std::filesystem::create_directories(dump_dir_, ec);
   std::string stem = dump_dir_ + "/" + file_stem(c.info);
+  if (staged && !staged->empty()) { // one file per variant
+    char h[17];
+    std::uint64_t x = 1469598103934665603ull;
+    for (std::uint64_t v : *staged)
+      x = (x ^ v) * 1099511628211ull;
+    std::snprintf(h, sizeof h, "%016llx", static_cast<unsigned long long>(x));
+    stem += std::string("-staged") + h;
+  }
   bool spir = dev.target() == ir_target::spir;
-  std::ofstream(stem + (spir ? ".spir.ll" : ".nvptx.ll")) << c.ir;
-  std::ofstream(stem + (spir ? ".spir.bc" : ".ptx"), std::ios::binary) << c.code;
+  std::ofstream ir(stem + (spir ? ".spir.ll" : ".nvptx.ll"));
+  ir << c.ir;
+  std::ofstream code(stem + (spir ? ".spir.bc" : ".ptx"), std::ios::binary);
+  code << c.code;
+  if (!ir || !code)
+    throw error("pacxx: PACXX_DUMP_DIR: cannot write " + stem + ".*");
 }
 
-runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev, bool &compiled) {
+runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
+                                            const std::vector<std::uint64_t> *staged,
+                                            bool &compiled) {
   cached_kernel *ck;
   {
     std::lock_guard<std::mutex> lock(cache_mutex_);
-    auto &slot = cache_[{entry, &dev}];
+    auto &slot = cache_[{entry, &dev, staged ? *staged : std::vector<std::uint64_t>{}}];
     if (!slot)
       slot.reset(new cached_kernel);
     ck = slot.get();
@@ -172,13 +203,10 @@ runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev, bool
   // Threads asking for the same new kernel wait for one compilation.
   std::call_once(ck->once, [&] {
     const registered_kernel *k = registry::get().find(entry);
-    if (!k)
-      throw error("pacxx: launch of a kernel that no module registered; was its translation "
-                  "unit compiled with pacxx++?");
-    jit::compiled_kernel c =
-        jit::compile(registry::get().program(), k->module, k->entry, dev.target(), dev.arch());
+    jit::compiled_kernel c = jit::compile(registry::get().program(), k->module, k->entry,
+                                          dev.target(), dev.arch(), staged);
     if (!dump_dir_.empty())
-      dump(c, dev);
+      dump(c, dev, staged);
     try {
       ck->kernel = dev.load(c.code, jit::kernel_symbol);
     } catch (const error &e) {
@@ -195,8 +223,17 @@ void runtime::launch(const void *entry, const void *args, std::size_t size, std:
                      const launch_config &cfg) {
   device &dev = current();
   auto t0 = std::chrono::steady_clock::now();
+  const registered_kernel *k = registry::get().find(entry);
+  if (!k)
+    throw error("pacxx: launch of a kernel that no module registered; was its translation "
+                "unit compiled with pacxx++?");
+  // The host computes the kernel's staged values from this launch's arguments and shape.
+  std::vector<std::uint64_t> staged;
+  if (staging_)
+    for (abi::stage_stub stub : k->stages)
+      staged.push_back(stub(args, &cfg));
   bool compiled = false;
-  cached_kernel &ck = kernel_for(entry, dev, compiled);
+  cached_kernel &ck = kernel_for(entry, dev, staging_ ? &staged : nullptr, compiled);
   if (!compiled)
     stats.cache_hits++;
   double compile_ms = ms_since(t0);

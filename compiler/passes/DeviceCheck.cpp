@@ -28,11 +28,20 @@ static std::string fullPath(StringRef Dir, StringRef File) {
   return (Dir + "/" + File).str();
 }
 
+// Of an inlined location, the innermost frame in the user's code rather than in the
+// pacxx headers (which implement stage, kernel entries and the algorithms).
+static const DILocation *userFrame(const DILocation *L) {
+  for (const DILocation *F = L; F; F = F->getInlinedAt())
+    if (fullPath(F->getDirectory(), F->getFilename()).find("/include/pacxx/") == std::string::npos)
+      return F;
+  return L;
+}
+
 std::string sourceLocation(const Instruction *I, const Function *F) {
   std::string S;
   raw_string_ostream OS(S);
   if (I)
-    if (const DILocation *L = I->getDebugLoc()) {
+    if (const DILocation *L = userFrame(I->getDebugLoc())) {
       OS << fullPath(L->getDirectory(), L->getFilename()) << ':' << L->getLine() << ':'
          << L->getColumn();
       return OS.str();

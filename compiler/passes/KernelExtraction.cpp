@@ -2,6 +2,7 @@
 #include "KernelExtraction.h"
 
 #include "DeviceCheck.h"
+#include "Staging.h"
 #include "pacxx/detail/abi.hpp"
 
 #include "llvm/ADT/StringSet.h"
@@ -115,6 +116,7 @@ struct KernelInfo {
   Function *Entry;
   std::string Display;
   uint64_t Size, Align;
+  std::vector<Function *> Stages; // host stubs of its pacxx::stage values
 };
 
 std::unique_ptr<Module> buildDeviceModule(Module &M, const SetVector<const Function *> &Fns,
@@ -200,14 +202,22 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
   Blob->setAlignment(Align(8));
   appendToUsed(M, {Blob});
 
-  auto *RecTy = StructType::get(Ctx, {Ptr, Ptr});
+  auto *RecTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I64});
   SmallVector<Constant *, 8> Recs;
   for (const KernelInfo &K : Kernels) {
     Constant *Name = ConstantDataArray::getString(Ctx, K.Entry->getName());
     auto *NameGV = new GlobalVariable(M, Name->getType(), true, GlobalValue::PrivateLinkage, Name,
                                       "__pacxx_kernel_name");
     NameGV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-    Recs.push_back(ConstantStruct::get(RecTy, {K.Entry, NameGV}));
+    Constant *Stages = ConstantPointerNull::get(Ptr);
+    if (!K.Stages.empty()) {
+      auto *StagesTy = ArrayType::get(Ptr, K.Stages.size());
+      SmallVector<Constant *, 4> Stubs(K.Stages.begin(), K.Stages.end());
+      Stages = new GlobalVariable(M, StagesTy, true, GlobalValue::PrivateLinkage,
+                                  ConstantArray::get(StagesTy, Stubs), "__pacxx_stage_stubs");
+    }
+    Recs.push_back(ConstantStruct::get(
+        RecTy, {K.Entry, NameGV, Stages, ConstantInt::get(I64, K.Stages.size())}));
   }
   auto *TableTy = ArrayType::get(RecTy, Recs.size());
   auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
@@ -304,6 +314,19 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev = buildDeviceModule(M, Fns, Globals, VMap);
+  for (KernelInfo &K : Kernels) {
+    StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]));
+    for (const DeviceDiagnostic &D : SR.Errors)
+      printDiagnostic(D, K.Display);
+    ErrorCount += SR.Errors.size();
+    K.Stages = SR.Stubs;
+  }
+  if (ErrorCount) {
+    M.getContext().diagnose(DiagnosticInfoInlineAsm(
+        "pacxx: " + Twine(ErrorCount) + " staged value(s) cannot be computed before the launch",
+        DS_Error));
+    return PreservedAnalyses::all();
+  }
   LLVMContext &Ctx = Dev->getContext();
   NamedMDNode *KMD = Dev->getOrInsertNamedMetadata(abi::md_kernels);
   for (const KernelInfo &K : Kernels) {

@@ -5,6 +5,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/shared_memory.hpp"
+#include "pacxx/stage.hpp"
 #include "pacxx/thread.hpp"
 #include "pacxx/vector.hpp"
 

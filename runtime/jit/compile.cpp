@@ -222,8 +222,36 @@ static void verify(Module &m, const kernel_info &k, const char *stage) {
                 k.display + "': " + os.str());
 }
 
+// Each __pacxx_staged_<type>(id, v) becomes the host's value for id (the constant the
+// optimiser then propagates: loops with staged bounds unroll), or v when not staging.
+// A pacxx::stage the compiler could not stage (outside a kernel's own code) is v.
+static void substitute_staged(Module &m, const std::vector<std::uint64_t> *staged) {
+  SmallVector<Function *, 4> fns;
+  for (Function &f : m)
+    if (f.getName().startswith(abi::staged_prefix) || f.getName().startswith("__pacxx_stage_"))
+      fns.push_back(&f);
+  for (Function *f : fns)
+    for_each_call(m, f->getName(), [&](CallInst &c) -> Value * {
+      if (!f->getName().startswith(abi::staged_prefix))
+        return c.getArgOperand(0);
+      auto id = cast<ConstantInt>(c.getArgOperand(0))->getZExtValue();
+      if (!staged)
+        return c.getArgOperand(1);
+      if (id >= staged->size())
+        throw error("pacxx: internal error: staged value " + std::to_string(id) + " missing");
+      uint64_t bits = (*staged)[id];
+      Type *t = c.getType();
+      if (t->isFloatTy())
+        return ConstantFP::get(t, APFloat(APFloat::IEEEsingle(), APInt(32, bits & 0xffffffffu)));
+      if (t->isDoubleTy())
+        return ConstantFP::get(t, APFloat(APFloat::IEEEdouble(), APInt(64, bits)));
+      return ConstantInt::get(t, bits, /*signed=*/true);
+    });
+}
+
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,
-                        rt::ir_target target, const std::string &arch) {
+                        rt::ir_target target, const std::string &arch,
+                        const std::vector<std::uint64_t> *staged) {
   LLVMContext ctx;
   std::unique_ptr<Module> m = p.link(ctx, module, entry);
   compiled_kernel out;
@@ -233,6 +261,7 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
     calls->eraseFromParent();
 
   Function *f = m->getFunction(entry);
+  substitute_staged(*m, staged);
   // Per-call-site shared memory needs the call sites that always_inline creates.
   run_always_inliner(*m);
   lower_static_shared_memory(*m);

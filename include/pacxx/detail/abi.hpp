@@ -19,18 +19,29 @@ constexpr const char *builtin_prefix = "__pacxx_";
 // Tools read all of them from a linked program (pacxx-kernels).
 constexpr const char *section_name = "pacxx_modules";
 constexpr std::uint32_t module_magic = 0x4d445850; // "PXDM"
-constexpr std::uint32_t module_version = 1;
+constexpr std::uint32_t module_version = 2;
 struct module_header {
   std::uint32_t magic;
   std::uint32_t version;
   std::uint64_t size;
 };
 
+// A staged value's host stub: computes the value of a pacxx::stage(expr) from the
+// launch's argument bytes and its pacxx::launch_config, as raw 64 bits (integers sign-
+// extended, float and double by their bit patterns).
+using stage_stub = std::uint64_t (*)(const void *args, const void *config);
+
 // Registration, called by a constructor the compiler adds to each such unit.
 struct kernel_record {
-  const void *host_entry; // &kernel_entry<P> in the host program
-  const char *name;       // its mangled name, the kernel's name in the device module
+  const void *host_entry;    // &kernel_entry<P> in the host program
+  const char *name;          // its mangled name, the kernel's name in the device module
+  const stage_stub *stages;  // one stub per pacxx::stage in the kernel, in id order
+  std::uint64_t stage_count;
 };
+
+// In a device module each pacxx::stage(v) has become __pacxx_staged_<type>(i32 id, v):
+// the JIT substitutes the host's value (or v itself when staging is off).
+constexpr const char *staged_prefix = "__pacxx_staged_";
 
 // Named metadata in a device module.
 // !pacxx.kernels: !{!"mangled entry", i64 payload_size, i64 payload_align, !"readable name"}
