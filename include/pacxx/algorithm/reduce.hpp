@@ -15,6 +15,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/shared_memory.hpp"
+#include "pacxx/stage.hpp"
 
 namespace gpu {
 
@@ -33,10 +34,16 @@ void block_partials(const V &in, std::size_t n, T *partials, Op op, pacxx::launc
         auto g = pacxx::detail::grid_stride::get();
         // Every block has work (the grid never exceeds the elements); thread l of block b
         // has some iff b * B + l < n, so the threads with values are a prefix of m.
+        // Elements per thread, staged (Listing 9 of the paper): the host computes it
+        // before the launch and the JIT unrolls this loop with it as a constant.
+        const std::size_t ept = pacxx::stage((n + g.stride - 1) / g.stride);
         if (g.first < n) {
           T sum = *(first + static_cast<D>(g.first));
-          for (std::size_t i = g.first + g.stride; i < n; i += g.stride)
-            sum = op(sum, *(first + static_cast<D>(i)));
+          for (std::size_t k = 1; k < ept; ++k) {
+            const std::size_t i = g.first + k * g.stride;
+            if (i < n)
+              sum = op(sum, *(first + static_cast<D>(i)));
+          }
           acc[l] = sum;
         }
         const std::size_t m = n - b * B < B ? n - b * B : B;
