@@ -60,6 +60,6 @@ TEST_P(CompileError, RejectedAtTheUsersLine) {
 INSTANTIATE_TEST_SUITE_P(Constructs, CompileError,
                          ::testing::Values("virtual_call", "function_pointer", "throw", "try_catch",
                                            "mutable_global", "long_double", "inline_asm",
-                                           "missing_body"));
+                                           "missing_body", "stage_thread_id", "stage_device_memory"));
 
 } // namespace
