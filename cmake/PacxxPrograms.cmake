@@ -1,9 +1,9 @@
-# pacxx_program(NAME SOURCES a.cpp b.cpp [FLAGS ...] [LIBS ...]): an executable built by
+# pacxx_program(NAME SOURCES a.cpp b.cpp [FLAGS ...] [LIBS ...] [DEPENDS ...]): an executable built by
 # the build tree's pacxx++ as a user would build it: each source compiled with -c (its
 # header dependencies tracked through a depfile), then linked by pacxx++ (which runs
 # the link-time kernel check).
 function(pacxx_program name)
-  cmake_parse_arguments(P "" "" "SOURCES;FLAGS;LIBS" ${ARGN})
+  cmake_parse_arguments(P "" "" "SOURCES;FLAGS;LIBS;DEPENDS" ${ARGN})
   set(objs)
   foreach(s ${P_SOURCES})
     get_filename_component(stem ${s} NAME_WE)
@@ -21,7 +21,7 @@ function(pacxx_program name)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(OUTPUT ${out}
     COMMAND ${PACXX_CXX} -O2 ${objs} -o ${out} ${P_LIBS}
-    DEPENDS ${objs} pacxx-toolchain
+    DEPENDS ${objs} pacxx-toolchain ${P_DEPENDS}
     COMMENT "pacxx++ ${name}"
     VERBATIM)
   add_custom_target(${name}_program ALL DEPENDS ${out})

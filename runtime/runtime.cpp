@@ -1,13 +1,18 @@
 // The runtime core: picks the device, owns the kernel cache, launches, counts.
 #include "runtime.hpp"
 
+#include "cache/disk_cache.hpp"
 #include "jit/jit.hpp"
 #include "registry.hpp"
+
+#include "llvm/Config/llvm-config.h"
 
 #include "pacxx/runtime.hpp"
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,9 +37,34 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 struct counters {
-  std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, allocations{0},
-      to_device{0}, to_host{0};
+  std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, disk_hits{0},
+      allocations{0}, to_device{0}, to_host{0};
 };
+
+// A disk cache entry: what the launch needs to know of the kernel, then its binary.
+std::string pack_entry(const jit::kernel_info &info, const std::string &binary) {
+  std::string s;
+  auto put64 = [&](std::uint64_t v) { s.append(reinterpret_cast<const char *>(&v), sizeof v); };
+  put64(info.args_size);
+  put64(info.args_align);
+  put64(info.display.size());
+  s += info.display;
+  return s + binary;
+}
+
+bool unpack_entry(const std::string &s, jit::kernel_info &info, std::string &binary) {
+  std::uint64_t v[3];
+  if (s.size() < sizeof v)
+    return false;
+  std::memcpy(v, s.data(), sizeof v);
+  if (s.size() < sizeof v + v[2])
+    return false;
+  info.args_size = v[0];
+  info.args_align = v[1];
+  info.display = s.substr(sizeof v, v[2]);
+  binary = s.substr(sizeof v + v[2]);
+  return true;
+}
 
 class runtime {
 public:
@@ -75,6 +105,7 @@ private:
     std::unique_ptr<loaded_kernel> kernel;
     jit::kernel_info info;
   };
+  enum class origin { memory, disk, jit };
 
   std::once_flag discover_once_, select_once_;
   std::vector<std::unique_ptr<device>> devices_;
@@ -82,18 +113,19 @@ private:
   device *current_ = nullptr;
   std::string current_id_, selection_error_;
   // A compiled kernel is one variant: (kernel, device, values of its pacxx::stage calls).
-  struct cache_key {
+  struct variant_key {
     const void *entry;
     device *dev;
     std::vector<std::uint64_t> staged;
-    bool operator<(const cache_key &o) const {
+    bool operator<(const variant_key &o) const {
       return std::tie(entry, dev, staged) < std::tie(o.entry, o.dev, o.staged);
     }
   };
   std::mutex cache_mutex_;
-  std::map<cache_key, std::unique_ptr<cached_kernel>> cache_;
+  std::map<variant_key, std::unique_ptr<cached_kernel>> cache_;
   bool trace_ = env("PACXX_TRACE") == "1";
   bool staging_ = env("PACXX_STAGING") != "0";
+  disk_cache disk_;
   std::string dump_dir_ = env("PACXX_DUMP_DIR");
 
   void discover() {
@@ -145,7 +177,9 @@ private:
   }
 
   cached_kernel &kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
-                            bool &compiled);
+                            origin &from, std::string &note);
+  std::string cache_key(const registered_kernel &k, device &dev,
+                        const std::vector<std::uint64_t> *staged) const;
   void dump(const jit::compiled_kernel &c, const device &dev,
             const std::vector<std::uint64_t> *staged) const;
 };
@@ -188,9 +222,26 @@ void runtime::dump(const jit::compiled_kernel &c, const device &dev,
     throw error("pacxx: PACXX_DUMP_DIR: cannot write " + stem + ".*");
 }
 
+// Everything the binary depends on: versions, the device and its driver, the device
+// code of the program, the kernel, its staged values and the options.
+std::string runtime::cache_key(const registered_kernel &k, device &dev,
+                               const std::vector<std::uint64_t> *staged) const {
+  std::vector<std::string_view> parts = {"pacxx " PACXX_VERSION, "LLVM " LLVM_VERSION_STRING,
+                                         dev.backend_name()};
+  std::string name = dev.name(), arch = dev.arch(), driver = dev.driver_version();
+  parts.insert(parts.end(), {name, arch, driver, k.entry});
+  std::string values = staged ? std::string(reinterpret_cast<const char *>(staged->data()),
+                                            staged->size() * sizeof(std::uint64_t))
+                              : std::string("not staged");
+  parts.push_back(values);
+  for (std::string_view image : registry::get().program().images())
+    parts.push_back(image);
+  return cache_digest(parts);
+}
+
 runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
                                             const std::vector<std::uint64_t> *staged,
-                                            bool &compiled) {
+                                            origin &from, std::string &note) {
   cached_kernel *ck;
   {
     std::lock_guard<std::mutex> lock(cache_mutex_);
@@ -199,22 +250,50 @@ runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
       slot.reset(new cached_kernel);
     ck = slot.get();
   }
-  compiled = false;
+  from = origin::memory;
   // Threads asking for the same new kernel wait for one compilation.
   std::call_once(ck->once, [&] {
     const registered_kernel *k = registry::get().find(entry);
+    // Disk cache (skipped when dumping: a dump needs the compilation).
+    std::string key;
+    if (disk_.enabled()) {
+      key = cache_key(*k, dev, staged);
+      std::string binary;
+      std::optional<std::string> hit;
+      if (dump_dir_.empty())
+        hit = disk_.load(key, &note);
+      if (hit && unpack_entry(*hit, ck->info, binary)) {
+        try {
+          ck->kernel = dev.load_binary(binary, jit::kernel_symbol);
+          stats.disk_hits++;
+          from = origin::disk;
+          return;
+        } catch (const error &e) { // e.g. a driver update: rebuild and replace it
+          note = std::string("disk cache entry not loadable, rebuilt: ") + e.what();
+        }
+      } else if (hit) {
+        note = "disk cache entry malformed, rebuilt";
+      }
+    }
     jit::compiled_kernel c = jit::compile(registry::get().program(), k->module, k->entry,
                                           dev.target(), dev.arch(), staged);
     if (!dump_dir_.empty())
       dump(c, dev, staged);
+    std::string binary;
     try {
-      ck->kernel = dev.load(c.code, jit::kernel_symbol);
+      binary = dev.build_binary(c.code);
+      ck->kernel = dev.load_binary(binary, jit::kernel_symbol);
     } catch (const error &e) {
       throw error(std::string(e.what()) + "\n  (kernel '" + c.info.display + "')");
     }
     ck->info = c.info;
+    if (disk_.enabled()) {
+      std::string problem;
+      if (!disk_.store(key, pack_entry(c.info, binary), &problem) && note.empty())
+        note = "not stored in the disk cache: " + problem;
+    }
     stats.compilations++;
-    compiled = true;
+    from = origin::jit;
   });
   return *ck;
 }
@@ -232,9 +311,10 @@ void runtime::launch(const void *entry, const void *args, std::size_t size, std:
   if (staging_)
     for (abi::stage_stub stub : k->stages)
       staged.push_back(stub(args, &cfg));
-  bool compiled = false;
-  cached_kernel &ck = kernel_for(entry, dev, staging_ ? &staged : nullptr, compiled);
-  if (!compiled)
+  origin from;
+  std::string note;
+  cached_kernel &ck = kernel_for(entry, dev, staging_ ? &staged : nullptr, from, note);
+  if (from == origin::memory)
     stats.cache_hits++;
   double compile_ms = ms_since(t0);
   if (ck.info.args_size != size || ck.info.args_align != align)
@@ -254,12 +334,16 @@ void runtime::launch(const void *entry, const void *args, std::size_t size, std:
     stats.launches++;
   }
   if (trace_) {
+    static const char *const how[] = {"cached, lookup", "from disk cache in", "compiled in"};
+    std::string values;
+    for (std::uint64_t v : staged)
+      values += (values.empty() ? " staged " : ",") + std::to_string(static_cast<long long>(v));
     std::fprintf(stderr,
-                 "pacxx: launch '%s' grid (%zu,%zu,%zu) block (%zu,%zu,%zu) shared %zu on %s: "
-                 "%s %.3f ms, launch %.3f ms\n",
+                 "pacxx: launch '%s' grid (%zu,%zu,%zu) block (%zu,%zu,%zu) shared %zu on %s:%s "
+                 "%s %.3f ms, launch %.3f ms%s%s\n",
                  ck.info.display.c_str(), g.x, g.y, g.z, b.x, b.y, b.z, cfg.dynamic_shared_bytes,
-                 current_id_.c_str(), compiled ? "compiled in" : "cached, lookup", compile_ms,
-                 ms_since(t1));
+                 current_id_.c_str(), values.c_str(), how[static_cast<int>(from)], compile_ms,
+                 ms_since(t1), note.empty() ? "" : "; ", note.c_str());
   }
 }
 
@@ -281,6 +365,7 @@ runtime_stats stats() {
   s.kernel_launches = c.launches;
   s.jit_compilations = c.compilations;
   s.memory_cache_hits = c.cache_hits;
+  s.disk_cache_hits = c.disk_hits;
   s.device_allocations = c.allocations;
   s.bytes_to_device = c.to_device;
   s.bytes_to_host = c.to_host;
@@ -289,7 +374,8 @@ runtime_stats stats() {
 
 void reset_stats() {
   rt::counters &c = rt::runtime::get().stats;
-  c.launches = c.compilations = c.cache_hits = c.allocations = c.to_device = c.to_host = 0;
+  c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.to_device =
+      c.to_host = 0;
 }
 
 namespace detail {

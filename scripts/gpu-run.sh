@@ -15,7 +15,7 @@ status=0
 for t in "$here"/tests/*_test; do
   name=$(basename "$t")
   log="$out/$name.log.tmp"
-  if PACXX_DEVICE=cuda PACXX_DUMP_DIR="/tmp/dump-$name" "$t" > "$log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
+  if PACXX_DEVICE=cuda PACXX_CACHE=0 PACXX_DUMP_DIR="/tmp/dump-$name" "$t" > "$log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
   { echo "===== $name: $r"; cat "$log"; } >> "$out/gpu-tests.log"
   echo "$r $name ($(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tr '\n' ' '))" | tee -a "$out/gpu-summary.log"
   rm -f "$log"

@@ -30,6 +30,7 @@ struct runtime_stats {
   std::size_t kernel_launches = 0;
   std::size_t jit_compilations = 0;
   std::size_t memory_cache_hits = 0;
+  std::size_t disk_cache_hits = 0;
   std::size_t device_allocations = 0;
   std::size_t bytes_to_device = 0;
   std::size_t bytes_to_host = 0;

@@ -50,6 +50,17 @@ public:
   // OpenCL only, a second `local char*` argument for dynamic shared memory.
   virtual std::unique_ptr<loaded_kernel> load(const std::string &code,
                                               const std::string &kernel_name) = 0;
+  // A device binary of `code` (same input as load()) that load_binary() can load
+  // without translating it again: CUDA: a cubin for this device's architecture (the
+  // driver's linker; the PTX-to-SASS step of load()); OpenCL: the built program's
+  // CL_PROGRAM_BINARIES. Only valid for this device model, architecture and driver
+  // version (make them part of any cache key). Throws pacxx::error like load().
+  virtual std::string build_binary(const std::string &code) = 0;
+  // Loads a binary from build_binary() (possibly of an earlier process); the kernel
+  // launches exactly like one from load(). A binary the driver rejects (corrupt,
+  // truncated, other device or driver) throws pacxx::error: fall back to load().
+  virtual std::unique_ptr<loaded_kernel> load_binary(const std::string &binary,
+                                                     const std::string &kernel_name) = 0;
   // Asynchronous. grid = number of blocks per dimension, block = threads per block.
   virtual void launch(loaded_kernel &k, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                       const void *args, std::size_t args_size) = 0;

@@ -3,6 +3,7 @@
 // OpenCL) where no NVIDIA driver is installed. We therefore declare the handful of
 // driver types and entry points ourselves instead of including cuda.h.
 #include "backend.hpp"
+#include "cache/disk_cache.hpp"
 #include "pacxx/error.hpp"
 
 #include <dlfcn.h>
@@ -12,7 +13,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -29,10 +32,12 @@ struct CUctx_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
+struct CUlinkState_st;
 using CUcontext = CUctx_st *;
 using CUmodule = CUmod_st *;
 using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
+using CUlinkState = CUlinkState_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
@@ -42,6 +47,7 @@ constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_INPUT_PTX = 1; // CUjitInputType
 // Above this a kernel must opt in to more dynamic shared memory per block.
 constexpr std::size_t default_dynamic_shared_limit = 48 * 1024;
 
@@ -66,6 +72,12 @@ struct api {
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuModuleUnload)(CUmodule);
+  // The driver's linker: PTX to a cubin for the context's device (build_binary).
+  CUresult (*cuLinkCreate_v2)(unsigned, int *, void **, CUlinkState *);
+  CUresult (*cuLinkAddData_v2)(CUlinkState, int, void *, std::size_t, const char *, unsigned,
+                               int *, void **);
+  CUresult (*cuLinkComplete)(CUlinkState, void **, std::size_t *);
+  CUresult (*cuLinkDestroy)(CUlinkState);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **);
@@ -158,6 +170,10 @@ const loaded_api &load_api() {
     sym(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx");
     sym(cu.cuModuleGetFunction, "cuModuleGetFunction");
     sym(cu.cuModuleUnload, "cuModuleUnload");
+    sym(cu.cuLinkCreate_v2, "cuLinkCreate_v2");
+    sym(cu.cuLinkAddData_v2, "cuLinkAddData_v2");
+    sym(cu.cuLinkComplete, "cuLinkComplete");
+    sym(cu.cuLinkDestroy, "cuLinkDestroy");
     sym(cu.cuFuncSetAttribute, "cuFuncSetAttribute");
     sym(cu.cuLaunchKernel, "cuLaunchKernel");
     sym(cu.cuGetErrorName, "cuGetErrorName");
@@ -229,6 +245,10 @@ unsigned to_uint(std::size_t v, const char *what) {
   return static_cast<unsigned>(v);
 }
 
+// build_binary() seals cubins so that load_binary() never hands the driver (which
+// takes no size) a truncated or corrupted image.
+constexpr char cubin_magic[] = "PACXXCUB";
+
 class cuda_device final : public device {
 public:
   cuda_device(const api &cu, CUdevice dev) : cu_(cu) {
@@ -294,38 +314,61 @@ public:
 
   std::unique_ptr<loaded_kernel> load(const std::string &code,
                                       const std::string &kernel_name) override {
+    return load_image(code.c_str(), kernel_name, "");
+  }
+
+  // PTX -> cubin for this device's architecture with the driver's linker, i.e. the
+  // translation that load() of PTX does on every process start.
+  std::string build_binary(const std::string &code) override {
     ctx_->make_current();
-    CUmodule mod = nullptr;
+    // The log buffers and their sizes are written until cuLinkDestroy: they must
+    // outlive the link state (declared before its guard below).
     char info_log[8192] = {}, error_log[8192] = {};
     int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {info_log, reinterpret_cast<void *>(std::uintptr_t{sizeof info_log - 1}),
                       error_log, reinterpret_cast<void *>(std::uintptr_t{sizeof error_log - 1})};
-    CUresult r;
-    {
-      std::lock_guard<std::mutex> lock(load_mutex_);
-      r = cu_.cuModuleLoadDataEx(&mod, code.c_str(), 4, options, values);
-    }
-    if (r != CUDA_SUCCESS) {
-      std::string msg = "cuda: cuModuleLoadDataEx failed for kernel '" + kernel_name + "' on " +
-                        name_ + " (" + arch_ + "): " + describe(cu_, r);
+    auto fail = [&](const char *call, CUresult r) {
+      std::string msg = std::string("cuda: ") + call + " failed building a cubin on " + name_ +
+                        " (" + arch_ + "): " + describe(cu_, r);
       if (error_log[0])
         msg += "\nJIT error log:\n" + std::string(error_log);
       if (info_log[0])
         msg += "\nJIT info log:\n" + std::string(info_log);
-      throw error(msg);
-    }
-    CUfunction fn = nullptr;
-    r = cu_.cuModuleGetFunction(&fn, mod, kernel_name.c_str());
-    if (r != CUDA_SUCCESS) {
-      cu_.cuModuleUnload(mod);
-      check(cu_, r, "cuModuleGetFunction", "kernel '" + kernel_name + "'");
-    }
-    auto k = std::make_unique<cuda_kernel>(ctx_, mod, fn, kernel_name);
-    std::size_t offset = 0, size = 0;
-    if (cu_.cuFuncGetParamInfo && cu_.cuFuncGetParamInfo(fn, 0, &offset, &size) == CUDA_SUCCESS)
-      k->param_size_ = size;
-    return k;
+      return error(msg);
+    };
+    std::lock_guard<std::mutex> lock(load_mutex_);
+    CUlinkState state = nullptr;
+    if (CUresult r = cu_.cuLinkCreate_v2(4, options, values, &state); r != CUDA_SUCCESS)
+      throw fail("cuLinkCreate_v2", r);
+    struct destroy {
+      const api &cu;
+      CUlinkState s;
+      ~destroy() { cu.cuLinkDestroy(s); }
+    } guard{cu_, state};
+    // The size includes the terminating NUL, which the driver requires of PTX.
+    if (CUresult r = cu_.cuLinkAddData_v2(state, CU_JIT_INPUT_PTX, const_cast<char *>(code.c_str()),
+                                          code.size() + 1, "pacxx.ptx", 0, nullptr, nullptr);
+        r != CUDA_SUCCESS)
+      throw fail("cuLinkAddData_v2", r);
+    void *cubin = nullptr;
+    std::size_t size = 0;
+    if (CUresult r = cu_.cuLinkComplete(state, &cubin, &size); r != CUDA_SUCCESS)
+      throw fail("cuLinkComplete", r);
+    if (!cubin || size == 0)
+      throw error("cuda: cuLinkComplete returned an empty cubin on " + name_ + " (" + arch_ + ")");
+    // The cubin is owned by the link state: copied before its guard destroys it.
+    return seal(cubin_magic, std::string_view(static_cast<const char *>(cubin), size));
+  }
+
+  std::unique_ptr<loaded_kernel> load_binary(const std::string &binary,
+                                             const std::string &kernel_name) override {
+    std::string why;
+    std::optional<std::string_view> cubin = unseal(cubin_magic, binary, &why);
+    if (!cubin)
+      throw error("cuda: load_binary of kernel '" + kernel_name + "' on " + name_ + " (" + arch_ +
+                  "): not a cubin from build_binary: " + why);
+    return load_image(cubin->data(), kernel_name, " (cubin)");
   }
 
   void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
@@ -376,6 +419,43 @@ public:
   }
 
 private:
+  // image: NUL-terminated PTX or a cubin; what: "" or " (cubin)" for messages.
+  std::unique_ptr<loaded_kernel> load_image(const void *image, const std::string &kernel_name,
+                                            const char *what) {
+    ctx_->make_current();
+    CUmodule mod = nullptr;
+    char info_log[8192] = {}, error_log[8192] = {};
+    int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                     CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info_log, reinterpret_cast<void *>(std::uintptr_t{sizeof info_log - 1}),
+                      error_log, reinterpret_cast<void *>(std::uintptr_t{sizeof error_log - 1})};
+    CUresult r;
+    {
+      std::lock_guard<std::mutex> lock(load_mutex_);
+      r = cu_.cuModuleLoadDataEx(&mod, image, 4, options, values);
+    }
+    if (r != CUDA_SUCCESS) {
+      std::string msg = "cuda: cuModuleLoadDataEx" + std::string(what) + " failed for kernel '" +
+                        kernel_name + "' on " + name_ + " (" + arch_ + "): " + describe(cu_, r);
+      if (error_log[0])
+        msg += "\nJIT error log:\n" + std::string(error_log);
+      if (info_log[0])
+        msg += "\nJIT info log:\n" + std::string(info_log);
+      throw error(msg);
+    }
+    CUfunction fn = nullptr;
+    r = cu_.cuModuleGetFunction(&fn, mod, kernel_name.c_str());
+    if (r != CUDA_SUCCESS) {
+      cu_.cuModuleUnload(mod);
+      check(cu_, r, "cuModuleGetFunction", "kernel '" + kernel_name + "'");
+    }
+    auto k = std::make_unique<cuda_kernel>(ctx_, mod, fn, kernel_name);
+    std::size_t offset = 0, size = 0;
+    if (cu_.cuFuncGetParamInfo && cu_.cuFuncGetParamInfo(fn, 0, &offset, &size) == CUDA_SUCCESS)
+      k->param_size_ = size;
+    return k;
+  }
+
   const api &cu_;
   std::shared_ptr<const context> ctx_;
   std::string name_, arch_, driver_;

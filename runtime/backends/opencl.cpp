@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 
 #include "backend.hpp"
+#include "cache/disk_cache.hpp"
 #include "pacxx/error.hpp"
 
 #include <dlfcn.h>
@@ -18,8 +19,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
@@ -134,6 +137,7 @@ struct api {
   PACXX_CL_FN(clCreateProgramWithBinary)
   PACXX_CL_FN(clBuildProgram)
   PACXX_CL_FN(clGetProgramBuildInfo)
+  PACXX_CL_FN(clGetProgramInfo)
   PACXX_CL_FN(clReleaseProgram)
   PACXX_CL_FN(clCreateKernel)
   PACXX_CL_FN(clReleaseKernel)
@@ -186,6 +190,7 @@ const loaded_api &load_api() {
     PACXX_CL_SYM(clCreateProgramWithBinary)
     PACXX_CL_SYM(clBuildProgram)
     PACXX_CL_SYM(clGetProgramBuildInfo)
+    PACXX_CL_SYM(clGetProgramInfo)
     PACXX_CL_SYM(clReleaseProgram)
     PACXX_CL_SYM(clCreateKernel)
     PACXX_CL_SYM(clReleaseKernel)
@@ -358,37 +363,35 @@ public:
   std::unique_ptr<loaded_kernel> load(const std::string &code,
                                       const std::string &kernel_name) override {
     const std::string where = "kernel '" + kernel_name + "' on " + name_;
-    cl_int e = CL_SUCCESS, status = CL_SUCCESS;
-    const std::size_t size = code.size();
-    const auto *bytes = reinterpret_cast<const unsigned char *>(code.data());
-    cl_program prog =
-        cl_.clCreateProgramWithBinary(st_->ctx, 1, &st_->dev, &size, &bytes, &status, &e);
-    check(e, "clCreateProgramWithBinary", where);
-    // From here on the program must be released on every error path.
-    std::unique_ptr<std::remove_pointer_t<cl_program>, decltype(cl_.clReleaseProgram)> guard(
-        prog, cl_.clReleaseProgram);
-    check(status, "clCreateProgramWithBinary (binary status)", where);
+    return create_kernel(build(code, spir_options, where), kernel_name, where);
+  }
 
-    e = cl_.clBuildProgram(prog, 1, &st_->dev, "-x spir -spir-std=1.2", nullptr, nullptr);
-    if (e != CL_SUCCESS) {
-      std::string log;
-      try {
-        log = info_string(
-            [this](cl_program p, cl_uint param, std::size_t n, void *v, std::size_t *r) {
-              return cl_.clGetProgramBuildInfo(p, st_->dev, param, n, v, r);
-            },
-            prog, CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo");
-      } catch (const error &le) {
-        log = le.what();
-      }
-      throw error("opencl: clBuildProgram failed (" + where + "): " + describe(e) +
-                  (log.empty() ? std::string() : "\nbuild log:\n" + log));
-    }
-    cl_kernel k = cl_.clCreateKernel(prog, kernel_name.c_str(), &e);
-    check(e, "clCreateKernel", where);
-    auto result = std::make_unique<opencl_kernel>(st_, prog, k, kernel_name);
-    guard.release();
-    return result;
+  // The SPIR program built for this device, as the driver's own binary
+  // (CL_PROGRAM_BINARIES), which load_binary() takes without compiling SPIR again.
+  std::string build_binary(const std::string &code) override {
+    const std::string where = "building a binary on " + name_;
+    program_ptr prog = build(code, spir_options, where);
+    std::size_t size = 0;
+    check(cl_.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+          "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", where);
+    if (size == 0)
+      throw error("opencl: clGetProgramInfo(CL_PROGRAM_BINARIES) (" + where +
+                  "): the driver offers no binary for the built program");
+    std::string binary(size, '\0');
+    unsigned char *out = reinterpret_cast<unsigned char *>(&binary[0]); // one per device: ours
+    check(cl_.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARIES, sizeof out, &out, nullptr),
+          "clGetProgramInfo(CL_PROGRAM_BINARIES)", where);
+    return seal(binary_magic, binary);
+  }
+
+  std::unique_ptr<loaded_kernel> load_binary(const std::string &binary,
+                                             const std::string &kernel_name) override {
+    const std::string where = "kernel '" + kernel_name + "' from a binary on " + name_;
+    std::string why;
+    std::optional<std::string_view> bytes = unseal(binary_magic, binary, &why);
+    if (!bytes)
+      throw error("opencl: load_binary (" + where + "): not a binary from build_binary: " + why);
+    return create_kernel(build(*bytes, "", where), kernel_name, where);
   }
 
   void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
@@ -436,6 +439,60 @@ public:
   void synchronize() override { check(cl_.clFinish(st_->queue), "clFinish", name_); }
 
 private:
+  static constexpr const char *spir_options = "-x spir -spir-std=1.2";
+  // build_binary() seals the driver's binary: PoCL trusts the sizes inside its own
+  // format and crashes on a truncated one, so load_binary() checks the seal first.
+  static constexpr const char *binary_magic = "PACXXCLB";
+  using program_ptr =
+      std::unique_ptr<std::remove_pointer_t<cl_program>, decltype(api::clReleaseProgram)>;
+
+  // bytes: SPIR bitcode (options spir_options) or a binary from build_binary()
+  // (options ""). A build failure carries the driver's build log.
+  program_ptr build(std::string_view bytes, const char *options, const std::string &where) {
+    cl_int e = CL_SUCCESS, status = CL_SUCCESS;
+    const std::size_t size = bytes.size();
+    const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
+    cl_program raw =
+        cl_.clCreateProgramWithBinary(st_->ctx, 1, &st_->dev, &size, &data, &status, &e);
+    check(e, "clCreateProgramWithBinary", where);
+    // From here on the program must be released on every error path.
+    program_ptr prog(raw, cl_.clReleaseProgram);
+    check(status, "clCreateProgramWithBinary (binary status)", where);
+
+    e = cl_.clBuildProgram(raw, 1, &st_->dev, options, nullptr, nullptr);
+    if (e != CL_SUCCESS) {
+      std::string log;
+      try {
+        log = info_string(
+            [this](cl_program p, cl_uint param, std::size_t n, void *v, std::size_t *r) {
+              return cl_.clGetProgramBuildInfo(p, st_->dev, param, n, v, r);
+            },
+            raw, CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo");
+      } catch (const error &le) {
+        log = le.what();
+      }
+      throw error("opencl: clBuildProgram failed (" + where + "): " + describe(e) +
+                  (log.empty() ? std::string() : "\nbuild log:\n" + log));
+    }
+    return prog;
+  }
+
+  std::unique_ptr<loaded_kernel> create_kernel(program_ptr prog, const std::string &kernel_name,
+                                               const std::string &where) {
+    cl_int e = CL_SUCCESS;
+    cl_kernel k = cl_.clCreateKernel(prog.get(), kernel_name.c_str(), &e);
+    check(e, "clCreateKernel", where);
+    std::unique_ptr<loaded_kernel> result;
+    try {
+      result = std::make_unique<opencl_kernel>(st_, prog.get(), k, kernel_name);
+    } catch (...) {
+      cl_.clReleaseKernel(k);
+      throw;
+    }
+    prog.release(); // owned by the kernel now
+    return result;
+  }
+
   void memcpy_(cl_bool blocking, void *dst, const void *src, std::size_t bytes,
                const char *what) {
     if (bytes == 0)

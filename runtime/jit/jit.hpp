@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/backend.hpp"
@@ -56,6 +57,9 @@ public:
                                      std::vector<link_problem> *problems = nullptr) const;
   // Every unresolved call of every kernel, for the link-time check.
   std::vector<link_problem> check() const;
+  // The bytes of every device module, for cache keys: a kernel's code depends on the
+  // modules it links, so any change to the program's device code changes the key.
+  std::vector<std::string_view> images() const;
 
 private:
   struct image {

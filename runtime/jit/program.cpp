@@ -23,6 +23,14 @@ namespace jit {
 // Same rule as the offline compiler's DeviceCheck: what the JIT itself provides.
 static bool provided(StringRef name) { return abi::is_device_provided(name.data(), name.size()); }
 
+std::vector<std::string_view> program::images() const {
+  std::lock_guard<std::mutex> lock(index_mutex_);
+  std::vector<std::string_view> out;
+  for (const image &im : modules_)
+    out.emplace_back(im.data, im.size);
+  return out;
+}
+
 std::size_t program::add(const char *bitcode, std::size_t size) {
   std::lock_guard<std::mutex> lock(index_mutex_);
   modules_.push_back({bitcode, size});

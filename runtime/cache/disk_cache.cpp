@@ -1,0 +1,466 @@
+// The persistent kernel cache (see disk_cache.hpp) and the hashes behind its keys
+// and checksums.
+#include "cache/disk_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <thread>
+#include <tuple>
+
+namespace pacxx::rt {
+namespace fs = std::filesystem;
+
+// ---- SipHash-2-4 -------------------------------------------------------------
+
+namespace {
+
+std::uint64_t rotl(std::uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+std::uint64_t load_le64(const unsigned char *p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+void store_le64(unsigned char *p, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+
+// Incremental SipHash-2-4: 2 compression rounds per 8-byte word, 4 finalisation
+// rounds; the 128-bit variant differs in its initialisation and finalisation.
+class siphash {
+public:
+  siphash(const std::uint8_t (&key)[16], bool wide) : wide_(wide) {
+    const std::uint64_t k0 = load_le64(key), k1 = load_le64(key + 8);
+    v_[0] = k0 ^ 0x736f6d6570736575ull;
+    v_[1] = k1 ^ 0x646f72616e646f6dull;
+    v_[2] = k0 ^ 0x6c7967656e657261ull;
+    v_[3] = k1 ^ 0x7465646279746573ull;
+    if (wide_)
+      v_[1] ^= 0xee;
+  }
+
+  void update(std::string_view data) {
+    const auto *p = reinterpret_cast<const unsigned char *>(data.data());
+    std::size_t n = data.size();
+    length_ += n;
+    if (buffered_) { // complete the word begun by an earlier update
+      while (n && buffered_ < 8) {
+        buffer_[buffered_++] = *p++;
+        --n;
+      }
+      if (buffered_ < 8)
+        return;
+      compress(load_le64(buffer_));
+      buffered_ = 0;
+    }
+    for (; n >= 8; p += 8, n -= 8)
+      compress(load_le64(p));
+    std::memcpy(buffer_, p, n);
+    buffered_ = n;
+  }
+
+  void update_u64(std::uint64_t v) {
+    unsigned char b[8];
+    store_le64(b, v);
+    update({reinterpret_cast<const char *>(b), 8});
+  }
+
+  std::uint64_t finish64() {
+    last_word();
+    v_[2] ^= 0xff;
+    return finalise();
+  }
+
+  std::array<std::uint8_t, 16> finish128() {
+    last_word();
+    v_[2] ^= 0xee;
+    std::array<std::uint8_t, 16> out;
+    store_le64(out.data(), finalise());
+    v_[1] ^= 0xdd;
+    store_le64(out.data() + 8, finalise());
+    return out;
+  }
+
+private:
+  void round() {
+    v_[0] += v_[1], v_[1] = rotl(v_[1], 13), v_[1] ^= v_[0], v_[0] = rotl(v_[0], 32);
+    v_[2] += v_[3], v_[3] = rotl(v_[3], 16), v_[3] ^= v_[2];
+    v_[0] += v_[3], v_[3] = rotl(v_[3], 21), v_[3] ^= v_[0];
+    v_[2] += v_[1], v_[1] = rotl(v_[1], 17), v_[1] ^= v_[2], v_[2] = rotl(v_[2], 32);
+  }
+  void compress(std::uint64_t m) {
+    v_[3] ^= m;
+    round();
+    round();
+    v_[0] ^= m;
+  }
+  // The remaining 0..7 bytes with the length (mod 256) in the top byte.
+  void last_word() {
+    std::uint64_t b = std::uint64_t(length_ & 0xff) << 56;
+    for (std::size_t i = 0; i < buffered_; ++i)
+      b |= std::uint64_t(buffer_[i]) << (8 * i);
+    compress(b);
+  }
+  std::uint64_t finalise() {
+    for (int i = 0; i < 4; ++i)
+      round();
+    return v_[0] ^ v_[1] ^ v_[2] ^ v_[3];
+  }
+
+  std::uint64_t v_[4];
+  unsigned char buffer_[8] = {};
+  std::size_t buffered_ = 0;
+  std::uint64_t length_ = 0;
+  bool wide_;
+};
+
+// Fixed keys: the hashes must be the same in every process.
+constexpr std::uint8_t digest_key[16] = {'p', 'a', 'c', 'x', 'x', '-', 'c', 'a',
+                                         'c', 'h', 'e', '-', 'k', 'e', 'y', '1'};
+constexpr std::uint8_t checksum_key[16] = {'p', 'a', 'c', 'x', 'x', '-', 'c', 'h',
+                                           'e', 'c', 'k', 's', 'u', 'm', '6', '4'};
+
+} // namespace
+
+namespace detail {
+std::array<std::uint8_t, 16> siphash128(const std::uint8_t (&key)[16], std::string_view data) {
+  siphash h(key, true);
+  h.update(data);
+  return h.finish128();
+}
+std::uint64_t siphash64(const std::uint8_t (&key)[16], std::string_view data) {
+  siphash h(key, false);
+  h.update(data);
+  return h.finish64();
+}
+} // namespace detail
+
+std::string cache_digest(const std::vector<std::string_view> &parts) {
+  siphash h(digest_key, true);
+  for (std::string_view part : parts) {
+    h.update_u64(part.size());
+    h.update(part);
+  }
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t b : h.finish128()) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+std::uint64_t checksum64(std::string_view data) { return detail::siphash64(checksum_key, data); }
+
+// ---- Settings ------------------------------------------------------------------
+
+disk_cache::settings disk_cache::from_environment() {
+  auto env = [](const char *name) {
+    const char *v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  settings s;
+  if (std::string dir = env("PACXX_CACHE_DIR"); !dir.empty())
+    s.directory = dir;
+  else if (std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty() && xdg[0] == '/')
+    s.directory = fs::path(xdg) / "pacxx"; // the XDG spec ignores relative paths
+  else if (std::string home = env("HOME"); !home.empty())
+    s.directory = fs::path(home) / ".cache" / "pacxx";
+  else {
+    s.enabled = false;
+    s.note = "no directory: none of PACXX_CACHE_DIR, XDG_CACHE_HOME and HOME is set";
+  }
+
+  if (std::string mb = env("PACXX_CACHE_MAX_MB"); !mb.empty()) {
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(mb.c_str(), &end, 10);
+    if (mb.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE ||
+        v > (UINT64_MAX >> 20))
+      s.note = "PACXX_CACHE_MAX_MB=" + mb + " is not a number of megabytes; using 1024";
+    else if (v == 0) {
+      s.enabled = false;
+      s.note = "PACXX_CACHE_MAX_MB=0";
+    } else
+      s.max_bytes = std::uint64_t{v} << 20;
+  }
+  if (env("PACXX_CACHE") == "0") {
+    s.enabled = false;
+    s.note = "PACXX_CACHE=0";
+  }
+  return s;
+}
+
+disk_cache::disk_cache(settings s) : s_(std::move(s)) {
+  if (s_.enabled && s_.directory.empty()) {
+    s_.enabled = false;
+    s_.note = "no directory";
+  }
+}
+
+std::string disk_cache::describe() const {
+  if (!s_.enabled)
+    return "disk cache: off (" + s_.note + ")";
+  std::string d = "disk cache: " + s_.directory.string() + " (at most " +
+                  std::to_string(s_.max_bytes >> 20) + " MB)";
+  return s_.note.empty() ? d : d + "; " + s_.note;
+}
+
+// ---- The envelope --------------------------------------------------------------
+
+namespace {
+constexpr std::uint32_t seal_version = 1;
+
+std::string seal_header(std::string_view magic8, std::string_view bytes) {
+  std::string h(seal_header_size, '\0');
+  auto *p = reinterpret_cast<unsigned char *>(&h[0]);
+  std::memcpy(p, magic8.data(), std::min<std::size_t>(magic8.size(), 8));
+  store_le64(p + 8, seal_version); // and the u32 0 after it
+  store_le64(p + 16, bytes.size());
+  store_le64(p + 24, checksum64(bytes));
+  return h;
+}
+} // namespace
+
+std::string seal(std::string_view magic8, std::string_view bytes) {
+  std::string out = seal_header(magic8, bytes);
+  out.append(bytes);
+  return out;
+}
+
+std::optional<std::string_view> unseal(std::string_view magic8, std::string_view sealed,
+                                       std::string *why) {
+  auto fail = [why](std::string reason) {
+    if (why)
+      *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (sealed.size() < seal_header_size)
+    return fail("truncated (" + std::to_string(sealed.size()) + " bytes, shorter than its header)");
+  const auto *p = reinterpret_cast<const unsigned char *>(sealed.data());
+  std::string expected(8, '\0');
+  std::memcpy(&expected[0], magic8.data(), std::min<std::size_t>(magic8.size(), 8));
+  if (sealed.compare(0, 8, expected) != 0)
+    return fail("wrong magic");
+  if (const std::uint64_t v = load_le64(p + 8); v != seal_version)
+    return fail("format version " + std::to_string(v & 0xffffffff) +
+                (v >> 32 ? " with reserved bits set" : "") + ", expected " +
+                std::to_string(seal_version));
+  const std::uint64_t size = load_le64(p + 16), present = sealed.size() - seal_header_size;
+  if (size != present)
+    return fail(std::string(size > present ? "truncated" : "overlong") + " (header says " +
+                std::to_string(size) + " bytes, " + std::to_string(present) + " present)");
+  std::string_view bytes = sealed.substr(seal_header_size);
+  if (checksum64(bytes) != load_le64(p + 24))
+    return fail("corrupted (checksum mismatch)");
+  return bytes;
+}
+
+// ---- Entries: sealed files named after their keys ------------------------------
+
+namespace {
+
+constexpr char entry_magic[] = "PACXXKCE";
+
+// A file name from a key: the key itself when it is a plain name, else its digest.
+std::string file_stem(const std::string &key) {
+  const bool plain = !key.empty() && key.size() <= 128 &&
+                     key.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz"
+                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == std::string::npos;
+  return plain ? key : cache_digest({key});
+}
+
+struct fd_guard {
+  int fd;
+  ~fd_guard() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+bool read_all(int fd, char *p, std::size_t n) {
+  while (n) {
+    const ssize_t r = ::read(fd, p, n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      if (r == 0)
+        errno = EIO; // the file shrank under us
+      return false;
+    }
+    p += r, n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+bool write_all(int fd, const char *p, std::size_t n) {
+  while (n) {
+    const ssize_t r = ::write(fd, p, n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      return false;
+    p += r, n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+void report(std::string *problem, std::string msg) {
+  if (problem)
+    *problem = std::move(msg);
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+} // namespace
+
+fs::path disk_cache::entry_path(const std::string &key) const {
+  return s_.directory / (file_stem(key) + entry_extension);
+}
+
+std::optional<std::string> disk_cache::load(const std::string &key, std::string *problem) const {
+  if (!s_.enabled)
+    return std::nullopt;
+  try {
+    const fs::path path = entry_path(key);
+    fd_guard f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    struct stat st;
+    if (f.fd < 0 || ::fstat(f.fd, &st) != 0) {
+      if (errno != ENOENT) // a plain miss says nothing
+        report(problem, "disk cache: cannot open " + path.string() + ": " + errno_text(errno));
+      return std::nullopt;
+    }
+    std::string data(static_cast<std::size_t>(st.st_size), '\0');
+    if (!read_all(f.fd, data.data(), data.size())) {
+      report(problem, "disk cache: cannot read " + path.string() + ": " + errno_text(errno));
+      return std::nullopt;
+    }
+    std::string why;
+    if (!unseal(entry_magic, data, &why)) {
+      // Never trusted, so removed; but only the file we read, not one that another
+      // process has renamed over it since.
+      struct stat now;
+      if (::stat(path.c_str(), &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+        ::unlink(path.c_str());
+      report(problem, "disk cache: entry " + path.string() + ": " + why + "; removed");
+      return std::nullopt;
+    }
+    ::futimens(f.fd, nullptr); // recently used (LRU); a read-only cache still hits
+    data.erase(0, seal_header_size);
+    return data;
+  } catch (const std::exception &e) {
+    report(problem, std::string("disk cache: load failed: ") + e.what());
+    return std::nullopt;
+  }
+}
+
+bool disk_cache::store(const std::string &key, const std::string &payload,
+                       std::string *problem) const {
+  if (!s_.enabled) {
+    report(problem, describe());
+    return false;
+  }
+  try {
+    if (s_.max_bytes < seal_header_size || payload.size() > s_.max_bytes - seal_header_size) {
+      report(problem, "disk cache: an entry of " + std::to_string(payload.size()) +
+                          " bytes exceeds the cache's bound of " + std::to_string(s_.max_bytes));
+      return false;
+    }
+    std::error_code ec;
+    fs::create_directories(s_.directory, ec);
+    if (ec) {
+      report(problem, "disk cache: cannot create " + s_.directory.string() + ": " + ec.message());
+      return false;
+    }
+
+    // A name no other writer uses: pid (processes), thread (threads), counter (calls).
+    static std::atomic<std::uint64_t> counter{0};
+    const std::string stem = file_stem(key);
+    const fs::path final_path = s_.directory / (stem + entry_extension);
+    const fs::path tmp = s_.directory /
+        (stem + "." + std::to_string(::getpid()) + "-" +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + "-" +
+         std::to_string(counter++) + ".tmp");
+
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      report(problem, "disk cache: cannot create " + tmp.string() + ": " + errno_text(errno));
+      return false;
+    }
+    // No fsync: an entry cut short by a crash fails its checks and is dropped.
+    const std::string header = seal_header(entry_magic, payload);
+    bool ok = write_all(fd, header.data(), header.size()) &&
+              write_all(fd, payload.data(), payload.size());
+    int err = errno;
+    if (::close(fd) != 0 && ok)
+      ok = false, err = errno;
+    if (ok && ::rename(tmp.c_str(), final_path.c_str()) != 0)
+      ok = false, err = errno;
+    if (!ok) {
+      ::unlink(tmp.c_str());
+      report(problem, "disk cache: cannot write " + final_path.string() + ": " + errno_text(err));
+      return false;
+    }
+    trim(final_path); // the entry just stored stays, even where file times tie
+    return true;
+  } catch (const std::exception &e) {
+    report(problem, std::string("disk cache: store failed: ") + e.what());
+    return false;
+  }
+}
+
+void disk_cache::trim(const fs::path &keep) const {
+  struct entry {
+    timespec time;
+    std::uint64_t size;
+    fs::path path;
+  };
+  std::vector<entry> entries;
+  std::uint64_t total = 0;
+  const time_t stale = ::time(nullptr) - 3600;
+  std::error_code ec;
+  // Every stat may find the file gone (another process trimming): it is skipped.
+  for (fs::directory_iterator it(s_.directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path &p = it->path();
+    const fs::path ext = p.extension();
+    struct stat st;
+    if ((ext != entry_extension && ext != ".tmp") || ::stat(p.c_str(), &st) != 0 ||
+        !S_ISREG(st.st_mode))
+      continue;
+    if (ext == ".tmp") { // a writer's; an hour old, its writer crashed
+      if (st.st_mtim.tv_sec < stale)
+        ::unlink(p.c_str());
+      continue;
+    }
+    entries.push_back({st.st_mtim, static_cast<std::uint64_t>(st.st_size), p});
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  if (total <= s_.max_bytes)
+    return;
+  std::sort(entries.begin(), entries.end(), [](const entry &a, const entry &b) {
+    return std::tie(a.time.tv_sec, a.time.tv_nsec, a.path) <
+           std::tie(b.time.tv_sec, b.time.tv_nsec, b.path);
+  });
+  for (const entry &e : entries) {
+    if (total <= s_.max_bytes)
+      break;
+    if (e.path == keep)
+      continue;
+    ::unlink(e.path.c_str()); // gone already: someone else trimmed it, as good
+    total -= e.size;
+  }
+}
+
+} // namespace pacxx::rt

@@ -1,0 +1,105 @@
+// The persistent kernel cache: device binaries on disk, one file per key, shared by
+// every pacxx process of the user. Lookup order in the runtime: memory cache, then
+// this, then the JIT.
+//
+// Entries are written to a unique temporary file and renamed over the final name, so
+// readers in other processes see either the old entry, the new one or none; every
+// entry carries its size and a checksum and is never trusted without them. The total
+// size is bounded; least recently used entries (oldest modification time: a hit
+// touches its entry) go first. All of it is safe to use from several threads and
+// processes at once, and no failure of the file system reaches the caller as an
+// exception: the cache just misses or does not store.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pacxx::rt {
+
+// 128-bit SipHash-2-4 of the parts, each prefixed with its length (so that no two
+// different lists of parts encode alike), as 32 lowercase hex digits. Keys pass every
+// input of the binary as a part: pacxx and LLVM versions, backend, device name,
+// architecture, driver version, kernel IR, staged values, options.
+std::string cache_digest(const std::vector<std::string_view> &parts);
+
+// A 64-bit checksum of data (SipHash-2-4-64 under a fixed key), for detecting
+// truncated or corrupted files; not a cache key.
+std::uint64_t checksum64(std::string_view data);
+
+// An integrity envelope: a header {magic (8 bytes), format version 1 (u32), 0 (u32),
+// size of bytes (u64), checksum64(bytes) (u64)}, little-endian, then the bytes. Cache
+// entries are sealed files; build_binary() seals the driver's binaries, since drivers
+// trust what they are given (PoCL crashes on a truncated binary of its own).
+constexpr std::size_t seal_header_size = 32;
+std::string seal(std::string_view magic8, std::string_view bytes);
+// The bytes inside `sealed`, or nullopt with the reason in *why (wrong magic or
+// version, truncated or overlong, checksum mismatch).
+std::optional<std::string_view> unseal(std::string_view magic8, std::string_view sealed,
+                                       std::string *why);
+
+namespace detail {
+// SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012), from
+// its description; exposed for the reference test vectors.
+std::array<std::uint8_t, 16> siphash128(const std::uint8_t (&key)[16], std::string_view data);
+std::uint64_t siphash64(const std::uint8_t (&key)[16], std::string_view data);
+} // namespace detail
+
+class disk_cache {
+public:
+  struct settings {
+    bool enabled = true;
+    std::filesystem::path directory;
+    std::uint64_t max_bytes = std::uint64_t{1024} << 20;
+    // Why the cache is off ("PACXX_CACHE=0", no directory, PACXX_CACHE_MAX_MB=0) or
+    // what was wrong with a setting (a malformed PACXX_CACHE_MAX_MB); else empty.
+    // For pacxx-info and the trace, through describe().
+    std::string note;
+  };
+
+  // From the environment: directory $PACXX_CACHE_DIR, else $XDG_CACHE_HOME/pacxx (when
+  // absolute), else $HOME/.cache/pacxx; PACXX_CACHE=0 disables; PACXX_CACHE_MAX_MB
+  // (default 1024) bounds the total size of the entry files; 0 turns the cache off.
+  static settings from_environment();
+
+  disk_cache() : disk_cache(from_environment()) {}
+  explicit disk_cache(settings s);
+
+  bool enabled() const { return s_.enabled; }
+  const std::filesystem::path &directory() const { return s_.directory; }
+  std::uint64_t max_bytes() const { return s_.max_bytes; }
+  const std::string &note() const { return s_.note; }
+  // One line: "disk cache: DIR (at most N MB)" or "disk cache: off (why)".
+  std::string describe() const;
+
+  // The payload stored under key, or nullopt on a miss. An entry that is truncated,
+  // corrupted or not ours is deleted, explained in *problem (when given) and missed;
+  // *problem is also set when the entry exists but cannot be read. A hit marks the
+  // entry as recently used. key: any string; file names are derived from it.
+  std::optional<std::string> load(const std::string &key, std::string *problem = nullptr) const;
+
+  // Stores payload under key (replacing any entry), then trims the directory to the
+  // size bound. Creates the directory if needed. Returns false, with the reason in
+  // *problem (when given), if nothing was stored: disabled, read-only directory,
+  // disk full, an entry larger than the bound. Never throws.
+  bool store(const std::string &key, const std::string &payload,
+             std::string *problem = nullptr) const;
+
+  // The file an entry lives in (for tests and diagnostics).
+  std::filesystem::path entry_path(const std::string &key) const;
+
+  // Entry files are named "<name>.pxc"; temporaries "<name>.<unique>.tmp".
+  static constexpr const char *entry_extension = ".pxc";
+
+private:
+  // Deletes least recently used entries, never `keep`, until the total is within
+  // max_bytes, and writers' temporaries an hour old (left by a crash).
+  void trim(const std::filesystem::path &keep) const;
+
+  settings s_;
+};
+
+} // namespace pacxx::rt

@@ -1,0 +1,60 @@
+# The persistent kernel cache seen from outside, on a real program (the saxpy example,
+# which checks its result): a new process finds what an earlier one compiled; a
+# corrupted entry is reported and rebuilt; PACXX_CACHE=0 turns it off; processes that
+# start together on an empty cache all succeed.
+file(REMOVE_RECURSE ${DIR})
+function(run_saxpy out_var)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PACXX_DEVICE=opencl PACXX_TRACE=1
+                          PACXX_CACHE_DIR=${DIR} ${ARGN} ${PROGRAM}
+                  RESULT_VARIABLE r OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(r)
+    message(FATAL_ERROR "${PROGRAM} failed: ${o}${e}")
+  endif()
+  set(${out_var} "${o}${e}" PARENT_SCOPE)
+endfunction()
+function(expect text pattern what)
+  if(NOT text MATCHES "${pattern}")
+    message(FATAL_ERROR "${what}: expected '${pattern}' in:\n${text}")
+  endif()
+endfunction()
+
+run_saxpy(first)
+expect("${first}" "compiled in" "cold cache")
+run_saxpy(second)
+expect("${second}" "from disk cache in" "warm cache in a new process")
+
+# Corrupt every entry (cut in half): detected, reported, rebuilt, never trusted.
+file(GLOB entries ${DIR}/*.pxc)
+list(LENGTH entries count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no cache entries in ${DIR}")
+endif()
+foreach(f ${entries})
+  file(SIZE ${f} size)
+  math(EXPR half "${size} / 2")
+  execute_process(COMMAND truncate -s ${half} ${f} RESULT_VARIABLE x)
+  if(x)
+    message(FATAL_ERROR "cannot truncate ${f}")
+  endif()
+endforeach()
+run_saxpy(third)
+expect("${third}" "compiled in" "corrupted entry")
+expect("${third}" "disk cache|truncated|checksum|size" "the trace reports the bad entry")
+run_saxpy(fourth)
+expect("${fourth}" "from disk cache in" "rebuilt entry")
+
+run_saxpy(off PACXX_CACHE=0)
+expect("${off}" "compiled in" "PACXX_CACHE=0")
+
+# Four processes at once on an empty cache.
+file(REMOVE_RECURSE ${DIR})
+set(ENV{PACXX_DEVICE} opencl)
+set(ENV{PACXX_CACHE_DIR} ${DIR})
+execute_process(
+  COMMAND bash -c "pids=; for i in 1 2 3 4; do \"$0\" > /dev/null 2>&1 & pids=\"$pids $!\"; done; s=0; for p in $pids; do wait $p || s=1; done; exit $s" ${PROGRAM}
+  RESULT_VARIABLE r)
+if(r)
+  message(FATAL_ERROR "one of four concurrent processes failed")
+endif()
+run_saxpy(after)
+expect("${after}" "from disk cache in" "after concurrent writers")
