@@ -8,7 +8,15 @@ mkdir -p "$stage"/{lib,bin,tests}
 strip -o "$stage/lib/libpacxx.so" build/lib/libpacxx.so
 cp build/bin/pacxx-info build/bin/pacxx-kernels build/examples/saxpy "$stage/bin/"
 for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
-cp scripts/gpu-run.sh "$stage/"
+cp scripts/gpu-run.sh scripts/gpu-bench.sh benchmarks/report.py "$stage/"
+if [ -x build/benchmarks/stl_vs_cuda ]; then
+  mkdir -p "$stage/benchmarks"
+  cp build/benchmarks/stl_vs_cuda build/benchmarks/jit_overhead "$stage/benchmarks/"
+  cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" # not on the GPU machine
+fi
+for e in dot_product saxpy_async transform_kernel reduce_staged; do
+  [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
+done
 mkdir -p .device
 tar -C "$stage" -cJf .device/pacxx.tar.xz .
 rm -rf "$stage"

@@ -26,11 +26,9 @@ template <class Rng, class F> void for_each(Rng &&rng, F f) {
         auto v = view; // a thread's own copy: some views keep state while iterated
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
-        auto g = pacxx::detail::grid_stride::get();
-        for (std::size_t i = g.first; i < n; i += g.stride)
-          f(*(first + static_cast<D>(i)));
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) { f(*(first + static_cast<D>(i))); });
       },
-      pacxx::detail::grid_for(n, P::block, P::max_blocks))(in, n);
+      pacxx::detail::elementwise_grid<P>(n))(in, n);
 }
 
 // gpu::fill(rng, value): every element becomes value.

@@ -9,9 +9,12 @@
 namespace pacxx {
 namespace policy {
 
-// Element-wise algorithms (for_each, transform, fill, copy): grid-stride loops.
+// Element-wise algorithms (for_each, transform, fill, copy): each thread handles
+// `items` elements a block-width apart (coalesced, and several loads in flight), blocks
+// stride over tiles of block * items elements.
 struct elementwise {
   static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 4;
   static constexpr std::size_t max_blocks = std::size_t(1) << 20;
 };
 
@@ -40,6 +43,26 @@ struct grid_stride {
     return {Thread::get().global.x, Block::get().size.x * Grid::get().size.x};
   }
 };
+
+// body(i) for every i in [0, n) in the elementwise pattern above (device code).
+template <class P, class Body> inline void for_each_index(std::size_t n, Body &&body) {
+  const std::size_t b = Block::get().size.x, tile = b * P::items, l = Thread::get().local.x;
+  const std::size_t step = Grid::get().size.x * tile;
+  for (std::size_t base = Block::get().index.x * tile; base < n; base += step) {
+    if (base + tile <= n) { // a full tile: no bounds checks
+      for (std::size_t k = 0; k < P::items; ++k)
+        body(base + k * b + l);
+    } else {
+      for (std::size_t k = 0; k < P::items; ++k)
+        if (base + k * b + l < n)
+          body(base + k * b + l);
+    }
+  }
+}
+
+template <class P> launch_config elementwise_grid(std::size_t n) {
+  return grid_for((n + P::items - 1) / P::items, P::block, P::max_blocks);
+}
 
 // Per-thread scratch memory on the current device, reused between calls (reduce
 // partials); grows when needed.

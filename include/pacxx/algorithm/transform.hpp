@@ -35,11 +35,11 @@ template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) 
         auto result = ranges::begin(out);
         using DI = ranges::range_difference_t<decltype(in)>;
         using DO = ranges::range_difference_t<decltype(out)>;
-        auto g = pacxx::detail::grid_stride::get();
-        for (std::size_t i = g.first; i < n; i += g.stride)
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
           *(result + static_cast<DO>(i)) = f(*(first + static_cast<DI>(i)));
+        });
       },
-      pacxx::detail::grid_for(n, P::block, P::max_blocks))(src, dst, n);
+      pacxx::detail::elementwise_grid<P>(n))(src, dst, n);
 }
 
 } // namespace gpu

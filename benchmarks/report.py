@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Turns the Google Benchmark JSON of stl_vs_cuda and jit_overhead into the committed
+results: tables (markdown) and one PNG per benchmark of the speedup over Thrust against
+input size (the paper's Figures 2 and 3), plus staging on/off and JIT overhead."""
+import json, sys, os, collections
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+def by_name(runs):
+    """{(family, variant): {n: run}} from benchmark names like 'dot_pacxx/65536/real_time'."""
+    table = collections.defaultdict(dict)
+    for b in runs['benchmarks']:
+        if b.get('run_type') == 'aggregate' and b.get('aggregate_name') != 'median':
+            continue
+        if b.get('error_occurred'):
+            continue
+        name = b['name'].split('/')[0]
+        n = int(b['name'].split('/')[1])
+        family, _, variant = name.partition('_')
+        table[(family, variant)][n] = b
+    return table
+
+def gbps(b):
+    return b.get('bytes_per_second', 0) / 1e9
+
+def main(out_dir, stl_json, staging_off_json, jit_json):
+    stl = load(stl_json)
+    t = by_name(stl)
+    ctx = stl['context']
+    lines = ['# pacxx against Thrust, CUB and hand-written CUDA', '',
+             'Device: %s. Date: %s. Host: %s, %d CPUs. Median of %s repetitions; time per call '
+             'end to end (reductions: value on the host; transforms: output complete).' % (
+                 os.environ.get('PACXX_BENCH_DEVICE', '?'), ctx.get('date', '?'), ctx.get('host_name', '?'),
+                 ctx.get('num_cpus', 0), os.environ.get('PACXX_BENCH_REPS', '?')), '']
+    copy = t.get(('copy', 'd2d'), {})
+    if copy:
+        best = max(gbps(b) for b in copy.values())
+        lines += ['Device-to-device copy: up to %.0f GB/s (bytes read + written).' % best, '']
+    families = ['vadd', 'saxpy', 'dot', 'sum']
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        plt = None
+    for fam in families:
+        variants = sorted(v for (f, v) in t if f == fam)
+        sizes = sorted({n for v in variants for n in t[(fam, v)]})
+        lines += ['## %s' % fam, '',
+                  '| n | ' + ' | '.join('%s µs (GB/s)' % v for v in variants) +
+                  ' | pacxx speedup over thrust | over cub | over cuda |',
+                  '|' + '---|' * (len(variants) + 4)]
+        pac = [v for v in variants if v.startswith('pacxx')]
+        speed = collections.defaultdict(list)
+        for n in sizes:
+            row = ['2^%d' % (n.bit_length() - 1)]
+            for v in variants:
+                b = t[(fam, v)].get(n)
+                row.append('%.1f (%.0f)' % (b['real_time'], gbps(b)) if b else '-')
+            for base in ['thrust', 'cub', 'cuda']:
+                b = t.get((fam, base), {}).get(n)
+                cells = []
+                for p in pac:
+                    pb = t[(fam, p)].get(n)
+                    if b and pb:
+                        s = b['real_time'] / pb['real_time']
+                        cells.append('%s %.2fx' % (p, s))
+                        if base == 'thrust':
+                            speed[p].append((n, s))
+                row.append(', '.join(cells) if cells else '-')
+            lines.append('| ' + ' | '.join(row) + ' |')
+        lines.append('')
+        if plt and speed:
+            plt.figure(figsize=(6, 4))
+            for p, pts in speed.items():
+                plt.plot([x for x, _ in pts], [y for _, y in pts], marker='o', label=p)
+            plt.axhline(1.0, color='gray', lw=0.8)
+            plt.xscale('log', base=2)
+            plt.xlabel('input size (floats)')
+            plt.ylabel('speedup over Thrust')
+            plt.title('%s: pacxx vs Thrust' % fam)
+            plt.legend()
+            plt.tight_layout()
+            plt.savefig(os.path.join(out_dir, 'speedup_%s.png' % fam), dpi=110)
+            plt.close()
+    fused = t.get(('dot', 'fused_pacxx'), {})
+    unfused = t.get(('dot', 'unfused_thrust'), {})
+    if fused and unfused:
+        lines += ['## Fusion: Listing 3 (Thrust transform + reduce through a temporary) vs pacxx', '',
+                  '| n | thrust unfused µs | kernels | temporary MB | pacxx fused µs | kernels | allocations |',
+                  '|---|---|---|---|---|---|---|']
+        for n in sorted(fused):
+            u, f = unfused.get(n), fused[n]
+            if u:
+                lines.append('| 2^%d | %.1f | %d | %.1f | %.1f | %d | %d |' % (
+                    n.bit_length() - 1, u['real_time'], u.get('kernels', 2), u.get('temporary_bytes', 0) / 1e6,
+                    f['real_time'], f.get('kernels', 0), f.get('allocations', 0)))
+        lines.append('')
+    if staging_off_json:
+        off = by_name(load(staging_off_json))
+        lines += ['## Multi-staging on vs off (PACXX_STAGING=0)', '',
+                  '| n | dot on µs | dot off µs | dot speedup | sum on µs | sum off µs | sum speedup |',
+                  '|---|---|---|---|---|---|---|']
+        pts = collections.defaultdict(list)
+        for n in sorted(t.get(('dot', 'pacxx'), {})):
+            row = ['2^%d' % (n.bit_length() - 1)]
+            for fam in ['dot', 'sum']:
+                on, of = t.get((fam, 'pacxx'), {}).get(n), off.get((fam, 'pacxx'), {}).get(n)
+                if on and of:
+                    row += ['%.1f' % on['real_time'], '%.1f' % of['real_time'],
+                            '%.2fx' % (of['real_time'] / on['real_time'])]
+                    pts[fam].append((n, of['real_time'] / on['real_time']))
+                else:
+                    row += ['-', '-', '-']
+            lines.append('| ' + ' | '.join(row) + ' |')
+        lines.append('')
+        if plt and pts:
+            plt.figure(figsize=(6, 4))
+            for fam, p in pts.items():
+                plt.plot([x for x, _ in p], [y for _, y in p], marker='o', label=fam)
+            plt.axhline(1.0, color='gray', lw=0.8)
+            plt.xscale('log', base=2)
+            plt.xlabel('input size (floats)')
+            plt.ylabel('speedup of staging on over off')
+            plt.legend()
+            plt.tight_layout()
+            plt.savefig(os.path.join(out_dir, 'staging.png'), dpi=110)
+            plt.close()
+    if jit_json:
+        j = load(jit_json)
+        lines += ['## JIT overhead: first call, from the call to the result (ms, median)', '',
+                  '| kernel | pacxx all caches cold | pacxx warm disk cache (new process) | pacxx warm memory cache | NVRTC (source with CUB header to cubin) | NVRTC / pacxx cold |',
+                  '|---|---|---|---|---|---|']
+        res = collections.defaultdict(dict)
+        for b in j['benchmarks']:
+            if b.get('error_occurred'):
+                continue
+            _, what, kind = b['name'].split('/')[:3]
+            res[what][kind.split(' ')[0]] = b['real_time']
+        for what, r in res.items():
+            cold, nv = r.get('pacxx_cold'), r.get('nvrtc')
+            lines.append('| %s | %s | %s | %s | %s | %s |' % (
+                what, *('%.3f' % r[k] if k in r else '-' for k in
+                        ['pacxx_cold', 'pacxx_warm_disk', 'pacxx_warm_memory', 'nvrtc']),
+                '%.1fx' % (nv / cold) if cold and nv else '-'))
+        lines.append('')
+    with open(os.path.join(out_dir, 'README.md'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None,
+         sys.argv[4] if len(sys.argv) > 4 else None)
