@@ -102,6 +102,15 @@ bool isCleanupOrTerminatePad(const LandingPadInst &LP) {
   return false;
 }
 
+// range-v3 keeps empty, trivial function objects (and view adaptors) in one static
+// member per type, ranges::box<T, Tag, coalesce>::value, and calls them through it. An
+// empty object has no state to read or write, so the device gets its own copy.
+static bool isEmptyObjectBox(const GlobalVariable &GV) {
+  std::string Name = demangle(GV.getName().str());
+  return Name.rfind("ranges::box<", 0) == 0 &&
+         Name.find("(ranges::detail::box_compress)2>::value") != std::string::npos;
+}
+
 namespace {
 class Walker {
   DeviceClosure &C;
@@ -128,7 +137,8 @@ public:
     if (auto *GV = dyn_cast<GlobalVariable>(K)) {
       if (GV->getName().startswith("llvm."))
         return;
-      if (!GV->isConstant() || !GV->hasInitializer() || GV->isThreadLocal()) {
+      if ((!GV->isConstant() && !isEmptyObjectBox(*GV)) || !GV->hasInitializer() ||
+          GV->isThreadLocal()) {
         std::string Name = GV->getName().str();
         error(At, In, "uses the mutable host global '" + readable(Name) +
                           "' (only constant globals with initialisers are copied to the device)");

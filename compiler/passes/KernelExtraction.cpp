@@ -158,8 +158,13 @@ std::unique_ptr<Module> buildDeviceModule(Module &M, const SetVector<const Funct
     removeExceptionHandling(F);
     F.setComdat(nullptr);
   }
-  for (GlobalVariable &GV : Dev->globals())
+  for (GlobalVariable &GV : Dev->globals()) {
     GV.setComdat(nullptr);
+    // Only constant globals reach a kernel, and range-v3's boxes of empty objects,
+    // which no code reads or writes: on the device all of them are constants.
+    if (GV.hasInitializer())
+      GV.setConstant(true);
+  }
   for (StringRef Flag : {"uwtable", "frame-pointer", "PIE Level", "PIC Level"})
     if (Metadata *Old = Dev->getModuleFlag(Flag)) {
       (void)Old;
