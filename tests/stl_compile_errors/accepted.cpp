@@ -1,0 +1,19 @@
+// The control: the same constructs written correctly compile (so that the rejections
+// above come from the checks, not from a broken header).
+#include <pacxx/pacxx.hpp>
+#include <vector>
+namespace view = ranges::views;
+int main() {
+  std::vector<int> h(100, 1);
+  gpu::vector<int> d = gpu::copy(h);
+  int a = gpu::reduce(d, 0);
+  int b = view::transform(gpu::copy(h), [](int x) { return x * 2; }) | gpu::reduce(0);
+  gpu::vector<int> out(100);
+  const int k = 3;
+  gpu::transform(d, out, [k](int x) { return x + k; });
+  gpu::for_each(view::zip(d, out), [](auto &&t) { std::get<0>(t) += std::get<1>(t); });
+  int *p = out.data();
+  pacxx::kernel([p](int n) { p[pacxx::Thread::get().global.x % n] = 0; }, {{1}, {16}})(100);
+  std::vector<int> back = gpu::copy(view::reverse(d));
+  return a + b + static_cast<int>(back.size());
+}
