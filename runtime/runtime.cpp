@@ -11,6 +11,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <cstring>
 #include <optional>
 #include <cstdio>
@@ -224,9 +227,48 @@ void runtime::dump(const jit::compiled_kernel &c, const device &dev,
 
 // Everything the binary depends on: versions, the device and its driver, the device
 // code of the program, the kernel, its staged values and the options.
+// The GNU build id of libpacxx itself: every rebuild of the JIT gets new cache keys,
+// so no binary compiled by another build of it is ever reused.
+static std::string library_build_id() {
+  Dl_info self{};
+  if (!dladdr(reinterpret_cast<void *>(&library_build_id), &self))
+    return "unknown build";
+  struct search {
+    const void *base;
+    std::string id;
+  } s{self.dli_fbase, "unknown build"};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, std::size_t, void *data) {
+        auto *s = static_cast<search *>(data);
+        if (reinterpret_cast<const void *>(info->dlpi_addr) != s->base)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE)
+            continue;
+          const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+          const char *end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            auto *n = reinterpret_cast<const ElfW(Nhdr) *>(p);
+            const char *name = p + sizeof(ElfW(Nhdr));
+            const char *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              s->id.assign(desc, n->n_descsz);
+              return 1;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &s);
+  return s.id;
+}
+
 std::string runtime::cache_key(const registered_kernel &k, device &dev,
                                const std::vector<std::uint64_t> *staged) const {
-  std::vector<std::string_view> parts = {"pacxx " PACXX_VERSION, "LLVM " LLVM_VERSION_STRING,
+  static const std::string build = library_build_id();
+  std::vector<std::string_view> parts = {"pacxx " PACXX_VERSION, build, "LLVM " LLVM_VERSION_STRING,
                                          dev.backend_name()};
   std::string name = dev.name(), arch = dev.arch(), driver = dev.driver_version();
   parts.insert(parts.end(), {name, arch, driver, k.entry});

@@ -26,8 +26,9 @@ using is_host_range = std::integral_constant<
     bool, ranges::range<const R &> && !ranges::view_<R> && !is_vector<R>::value>;
 } // namespace detail
 
-template <class Range, class = typename std::enable_if<
-                           detail::is_host_range<typename std::decay<Range>::type>::value>::type>
+// (remove_cv, not decay: a C array must stay an array, not become a pointer)
+template <class Range, class = typename std::enable_if<detail::is_host_range<
+                           typename std::remove_cv<Range>::type>::value>::type>
 auto copy(const Range &host) {
   return vector<detail::host_value_t<Range>>(host);
 }
