@@ -38,14 +38,22 @@ double now_us() {
 }
 
 // ---- the child: one first call (and a second), times in microseconds on stdout ----
-int child_pacxx(const std::string &what) {
-  std::vector<float> ha(kN), hb(kN);
+// The inputs of both children; returns the expected result.
+double make_inputs(const std::string &what, std::vector<float> &ha, std::vector<float> &hb) {
+  ha.resize(kN);
+  hb.resize(kN);
   double ref = 0;
   for (std::size_t i = 0; i < kN; ++i) {
     ha[i] = static_cast<float>(i % 7);
     hb[i] = static_cast<float>(i % 3);
     ref += what == "dot" ? ha[i] * hb[i] : ha[i];
   }
+  return ref;
+}
+
+int child_pacxx(const std::string &what) {
+  std::vector<float> ha, hb;
+  const double ref = make_inputs(what, ha, hb);
   gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb);
   auto mult = [](auto p) { return get<0>(p) * get<1>(p); };
   auto call = [&] {
@@ -106,13 +114,8 @@ int child_nvrtc(const std::string &what) {
   int major = 0, minor = 0;
   CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
   CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
-  std::vector<float> ha(kN), hb(kN);
-  double ref = 0;
-  for (std::size_t i = 0; i < kN; ++i) {
-    ha[i] = static_cast<float>(i % 7);
-    hb[i] = static_cast<float>(i % 3);
-    ref += what == "dot" ? ha[i] * hb[i] : ha[i];
-  }
+  std::vector<float> ha, hb;
+  const double ref = make_inputs(what, ha, hb);
   CUdeviceptr a, b, out;
   CU(cuMemAlloc(&a, kN * 4));
   CU(cuMemAlloc(&b, kN * 4));

@@ -2,27 +2,16 @@
 // `// expect-error: <message>` on its line. pacxx++ must reject it there.
 #include <gtest/gtest.h>
 
+#include "run_command.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 namespace {
 
-struct result {
-  int status;
-  std::string output;
-};
-
-result run(const std::string &cmd) {
-  result r{0, ""};
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    r.output.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
+using pacxx_test::result;
+using pacxx_test::run;
 
 class CompileError : public ::testing::TestWithParam<const char *> {};
 

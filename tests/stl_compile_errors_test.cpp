@@ -8,6 +8,8 @@
 // constructs written correctly, must compile.
 #include <gtest/gtest.h>
 
+#include "run_command.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -15,21 +17,8 @@
 
 namespace {
 
-struct result {
-  int status;
-  std::string output;
-};
-
-result run(const std::string &cmd) {
-  result r{0, ""};
-  FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    r.output.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
+using pacxx_test::result;
+using pacxx_test::run;
 
 std::string source(const std::string &name) {
   return std::string(PACXX_TEST_SOURCE_DIR) + "/stl_compile_errors/" + name + ".cpp";
