@@ -48,23 +48,13 @@ struct Stats {
 namespace {
 
 using pacxx_test::random_floats;
+using pacxx_test::counts;
+using pacxx_test::ints;
 using pacxx_test::rng;
 
 constexpr std::size_t prime = 1009;
 constexpr std::size_t big = (std::size_t(1) << 20) + 3;
 
-std::vector<int> ints(std::size_t n, std::uint64_t seed, int lo = -1000, int hi = 1000) {
-  rng r(seed);
-  std::vector<int> v(n);
-  for (auto &x : v)
-    x = static_cast<int>(r.integer(lo, hi));
-  return v;
-}
-
-pacxx::runtime_stats counts() {
-  pacxx::synchronize();
-  return pacxx::stats();
-}
 
 auto mult = [](const auto &p) { return std::get<0>(p) * std::get<1>(p); };
 auto plus = [](const auto &p) { return std::get<0>(p) + std::get<1>(p); };

@@ -34,23 +34,13 @@ namespace view = ranges::views;
 namespace {
 
 using pacxx_test::random_floats;
+using pacxx_test::counts;
+using pacxx_test::ints;
 using pacxx_test::rng;
 
 constexpr std::size_t prime = 1009;
 constexpr std::size_t big = (std::size_t(1) << 20) + 3;
 
-std::vector<int> ints(std::size_t n, std::uint64_t seed) {
-  rng r(seed);
-  std::vector<int> v(n);
-  for (auto &x : v)
-    x = static_cast<int>(r.integer(-1000, 1000));
-  return v;
-}
-
-pacxx::runtime_stats counts() {
-  pacxx::synchronize();
-  return pacxx::stats();
-}
 
 auto mult = [](const auto &p) { return std::get<0>(p) * std::get<1>(p); };
 auto plus = [](const auto &p) { return std::get<0>(p) + std::get<1>(p); };

@@ -71,4 +71,19 @@ inline pacxx::launch_config cover(std::size_t n, std::size_t block = 128) {
   return {{(n + block - 1) / block}, {block}};
 }
 
+// n pseudo-random ints in [lo, hi].
+inline std::vector<int> ints(std::size_t n, std::uint64_t seed, int lo = -1000, int hi = 1000) {
+  rng r(seed);
+  std::vector<int> v(n);
+  for (auto &x : v)
+    x = static_cast<int>(r.integer(lo, hi));
+  return v;
+}
+
+// pacxx::stats() once every launch so far has finished.
+inline pacxx::runtime_stats counts() {
+  pacxx::synchronize();
+  return pacxx::stats();
+}
+
 } // namespace pacxx_test
