@@ -25,6 +25,21 @@ def by_name(runs):
 def gbps(b):
     return b.get('bytes_per_second', 0) / 1e9
 
+def plot(plt, series, ylabel, title, path):
+    """One line per series of (input size, speedup) points, log2 sizes, 1.0 marked."""
+    plt.figure(figsize=(6, 4))
+    for label, pts in series.items():
+        plt.plot([x for x, _ in pts], [y for _, y in pts], marker='o', label=label)
+    plt.axhline(1.0, color='gray', lw=0.8)
+    plt.xscale('log', base=2)
+    plt.xlabel('input size (floats)')
+    plt.ylabel(ylabel)
+    plt.title(title)
+    plt.legend()
+    plt.tight_layout()
+    plt.savefig(path, dpi=110)
+    plt.close()
+
 def main(out_dir, stl_json, staging_off_json, jit_json):
     stl = load(stl_json)
     t = by_name(stl)
@@ -73,18 +88,8 @@ def main(out_dir, stl_json, staging_off_json, jit_json):
             lines.append('| ' + ' | '.join(row) + ' |')
         lines.append('')
         if plt and speed:
-            plt.figure(figsize=(6, 4))
-            for p, pts in speed.items():
-                plt.plot([x for x, _ in pts], [y for _, y in pts], marker='o', label=p)
-            plt.axhline(1.0, color='gray', lw=0.8)
-            plt.xscale('log', base=2)
-            plt.xlabel('input size (floats)')
-            plt.ylabel('speedup over Thrust')
-            plt.title('%s: pacxx vs Thrust' % fam)
-            plt.legend()
-            plt.tight_layout()
-            plt.savefig(os.path.join(out_dir, 'speedup_%s.png' % fam), dpi=110)
-            plt.close()
+            plot(plt, speed, 'speedup over Thrust', '%s: pacxx vs Thrust' % fam,
+                 os.path.join(out_dir, 'speedup_%s.png' % fam))
     fused = t.get(('dot', 'fused_pacxx'), {})
     unfused = t.get(('dot', 'unfused_thrust'), {})
     if fused and unfused:
@@ -117,17 +122,8 @@ def main(out_dir, stl_json, staging_off_json, jit_json):
             lines.append('| ' + ' | '.join(row) + ' |')
         lines.append('')
         if plt and pts:
-            plt.figure(figsize=(6, 4))
-            for fam, p in pts.items():
-                plt.plot([x for x, _ in p], [y for _, y in p], marker='o', label=fam)
-            plt.axhline(1.0, color='gray', lw=0.8)
-            plt.xscale('log', base=2)
-            plt.xlabel('input size (floats)')
-            plt.ylabel('speedup of staging on over off')
-            plt.legend()
-            plt.tight_layout()
-            plt.savefig(os.path.join(out_dir, 'staging.png'), dpi=110)
-            plt.close()
+            plot(plt, pts, 'speedup of staging on over off', 'multi-staging',
+                 os.path.join(out_dir, 'staging.png'))
     if jit_json:
         j = load(jit_json)
         lines += ['## JIT overhead: first call, from the call to the result (ms, median)', '',

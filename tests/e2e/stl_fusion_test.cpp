@@ -38,14 +38,12 @@ using pacxx_test::counts;
 using pacxx_test::ints;
 using pacxx_test::rng;
 
-constexpr std::size_t prime = 1009;
-constexpr std::size_t big = (std::size_t(1) << 20) + 3;
-
-
-auto mult = [](const auto &p) { return std::get<0>(p) * std::get<1>(p); };
-auto plus = [](const auto &p) { return std::get<0>(p) + std::get<1>(p); };
-auto twice = [](auto x) { return 2 * x; };
-auto max_op = [](int a, int b) { return a > b ? a : b; };
+using pacxx_test::big;
+using pacxx_test::max_op;
+using pacxx_test::mult;
+using pacxx_test::plus;
+using pacxx_test::prime;
+using pacxx_test::twice;
 
 // The paper's Listing 7.
 auto saxpy(float a, const std::vector<float> &x, const std::vector<float> &y) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace pacxx_test {
@@ -85,5 +86,14 @@ inline pacxx::runtime_stats counts() {
   pacxx::synchronize();
   return pacxx::stats();
 }
+
+// Sizes and functions the STL tests share (internal linkage: the header is in several
+// translation units of one program).
+static constexpr std::size_t prime = 1009;
+static constexpr std::size_t big = (std::size_t(1) << 20) + 3;
+static const auto mult = [](const auto &p) { return std::get<0>(p) * std::get<1>(p); };
+static const auto plus = [](const auto &p) { return std::get<0>(p) + std::get<1>(p); };
+static const auto twice = [](auto x) { return 2 * x; };
+static const auto max_op = [](int a, int b) { return a > b ? a : b; };
 
 } // namespace pacxx_test
