@@ -2,6 +2,7 @@
 // algorithm headers). Tuned by the benchmarks, not by the algorithms.
 #pragma once
 #include <cstddef>
+#include <utility>
 
 #include "pacxx/runtime.hpp"
 #include "pacxx/thread.hpp"
@@ -19,9 +20,12 @@ struct elementwise {
 };
 
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
-// partials are folded on the host. `block` must be a power of two.
+// partials are folded on the host. Blocks stride over tiles of block * items elements;
+// a thread loads its `items` elements of a tile before it folds them. `block` must be a
+// power of two. (H100, sum 2^28: items 4 and 1024 blocks reach 2.98 TB/s; CUB 3.04.)
 struct reduce {
   static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 4;
   static constexpr std::size_t max_blocks = 1024;
 };
 
@@ -56,6 +60,39 @@ template <class P, class Body> inline void for_each_index(std::size_t n, Body &&
       for (std::size_t k = 0; k < P::items; ++k)
         if (base + k * b + l < n)
           body(base + k * b + l);
+    }
+  }
+}
+
+template <class Store, std::size_t... K, class... V>
+inline void store_tile(Store &store, std::size_t first, std::size_t b, std::index_sequence<K...>,
+                       V &&...v) {
+  int in_order[] = {0, (store(first + K * b, std::forward<V>(v)), 0)...};
+  (void)in_order;
+}
+template <class Load, class Store, std::size_t... K>
+inline void load_store_tile(Load &load, Store &store, std::size_t first, std::size_t b,
+                            std::index_sequence<K...> ks) {
+  // Every load(i) is an argument, so all of them happen before the first store.
+  store_tile(store, first, b, ks, load(first + K * b)...);
+}
+
+// store(i, load(i)) for every i in [0, n), in the elementwise pattern above (device code).
+// A thread issues all loads of its tile before its first store: the compiler may not move
+// a load above a store that could alias it, and with one load in flight per thread the
+// memory stays idle (H100, vadd 2^28: 2.75 TB/s interleaved, 3.04 TB/s loads first).
+// load must return a value, not a reference.
+template <class P, class Load, class Store>
+inline void load_store_index(std::size_t n, Load &&load, Store &&store) {
+  const std::size_t b = Block::get().size.x, tile = b * P::items, l = Thread::get().local.x;
+  const std::size_t step = Grid::get().size.x * tile;
+  for (std::size_t base = Block::get().index.x * tile; base < n; base += step) {
+    if (base + tile <= n) {
+      load_store_tile(load, store, base + l, b, std::make_index_sequence<P::items>{});
+    } else {
+      for (std::size_t k = 0; k < P::items; ++k)
+        if (base + k * b + l < n)
+          store(base + k * b + l, load(base + k * b + l));
     }
   }
 }

@@ -1,6 +1,7 @@
 // gpu::reduce(rng, init[, op]) and rng | gpu::reduce(init[, op]): folds a device range
 // with an associative, commutative op. One kernel over the fused views writes one
-// partial per block (tree in shared memory); the host folds the partials and init.
+// partial per block (each thread folds `items` loads per tile, then a tree in shared
+// memory); the host folds the partials and init.
 #pragma once
 #include <functional>
 #include <type_traits>
@@ -21,32 +22,66 @@ namespace gpu {
 
 namespace detail {
 
+template <class Op, class T> inline T fold_values(Op &, T a) { return a; }
+template <class Op, class T, class... R> inline T fold_values(Op &op, T a, T b, R... rest) {
+  return fold_values(op, op(a, b), rest...);
+}
+// sum op load(first + K * stride)...: every load is an argument of the fold, so all of a
+// thread's loads of a tile are in flight before the first op waits for one.
+template <class Load, class Op, class T, std::size_t... K>
+inline T fold_loads(Load &load, Op &op, T sum, std::size_t first, std::size_t stride,
+                    std::index_sequence<K...>) {
+  return fold_values(op, sum, load(first + K * stride)...);
+}
+
 template <class P, class T, class V, class Op>
 void block_partials(const V &in, std::size_t n, T *partials, Op op, pacxx::launch_config cfg) {
   pacxx::kernel(
       [op](const auto &view, std::size_t n, T *partials) {
-        constexpr std::size_t B = P::block;
+        constexpr std::size_t B = P::block, tile = P::block * P::items;
         auto v = view;
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
+        auto load = [&](std::size_t i) -> T { return *(first + static_cast<D>(i)); };
         pacxx::shared_memory<T, B> acc;
         const std::size_t l = pacxx::Thread::get().local.x, b = pacxx::Block::get().index.x;
-        auto g = pacxx::detail::grid_stride::get();
-        // Every block has work (the grid never exceeds the elements); thread l of block b
-        // has some iff b * B + l < n, so the threads with values are a prefix of m.
-        // Elements per thread, staged (Listing 9 of the paper): the host computes it
-        // before the launch and the JIT unrolls this loop with it as a constant.
-        const std::size_t ept = pacxx::stage((n + g.stride - 1) / g.stride);
-        if (g.first < n) {
-          T sum = *(first + static_cast<D>(g.first));
-          for (std::size_t k = 1; k < ept; ++k) {
-            const std::size_t i = g.first + k * g.stride;
-            if (i < n)
-              sum = op(sum, *(first + static_cast<D>(i)));
+        const std::size_t blocks = pacxx::Grid::get().size.x, tiles = n / tile;
+        // Block b takes the full tiles b, b + blocks, ...: `rounds` of them at least, one
+        // more if b < tiles % blocks; the block after the last full tile's takes the
+        // partial tile. `rounds` is staged (Listing 9 of the paper): the host computes it
+        // before the launch and the JIT sees a constant trip count.
+        const std::size_t rounds = pacxx::stage(n / (tile * blocks));
+        const bool full = b < tiles;
+        // A thread's first element starts its sum (op has no identity); a thread with no
+        // element loads element 0 and never publishes it.
+        const std::size_t start = (full ? b : tiles) * tile + l;
+        const bool have = full || start < n;
+        T sum = load(have ? start : 0);
+        std::size_t t = b;
+        if (full) {
+          sum = fold_loads(load, op, sum, start + B, B, std::make_index_sequence<P::items - 1>{});
+          t += blocks;
+          for (std::size_t r = 1; r < rounds; ++r, t += blocks)
+            sum = fold_loads(load, op, sum, t * tile + l, B, std::make_index_sequence<P::items>{});
+          if (t < tiles) {
+            sum = fold_loads(load, op, sum, t * tile + l, B, std::make_index_sequence<P::items>{});
+            t += blocks;
           }
-          acc[l] = sum;
         }
-        const std::size_t m = n - b * B < B ? n - b * B : B;
+        if (t == tiles) { // the partial tile at the end, bounds checked
+          for (std::size_t k = full ? 0 : 1; k < P::items; ++k) {
+            const std::size_t i = t * tile + k * B + l;
+            if (i < n)
+              sum = op(sum, load(i));
+          }
+        }
+        // The grid never exceeds the tiles, so every block has values, and the threads
+        // that have one are a prefix of m: all of a block with a full tile, else those
+        // below the partial tile's length.
+        const std::size_t rest = n - tiles * tile;
+        const std::size_t m = b < tiles ? B : (rest < B ? rest : B);
+        if (have)
+          acc[l] = sum;
         pacxx::barrier();
         for (std::size_t s = B / 2; s > 0; s /= 2) {
           if (l < s && l + s < m)
@@ -73,7 +108,9 @@ T reduce(Rng &&rng, T init, Op op = Op{}) {
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
     return init;
-  pacxx::launch_config cfg = pacxx::detail::grid_for(n, P::block, P::max_blocks);
+  // At most one block per tile (then every block has values), at most max_blocks.
+  pacxx::launch_config cfg =
+      pacxx::detail::grid_for((n + P::items - 1) / P::items, P::block, P::max_blocks);
   const std::size_t blocks = cfg.grid.x;
   T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
   detail::block_partials<P, T>(in, n, partials, op, cfg);

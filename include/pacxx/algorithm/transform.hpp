@@ -2,6 +2,7 @@
 // (views fused into the kernel), out a gpu::vector or a writable view over one.
 #pragma once
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <range/v3/range/access.hpp>
@@ -35,9 +36,15 @@ template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) 
         auto result = ranges::begin(out);
         using DI = ranges::range_difference_t<decltype(in)>;
         using DO = ranges::range_difference_t<decltype(out)>;
-        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
-          *(result + static_cast<DO>(i)) = f(*(first + static_cast<DI>(i)));
-        });
+        // f's result as the output's value type where it converts, so that the load
+        // really happens in load(i), not when a proxy is assigned in store(i).
+        using R = decltype(f(*first));
+        using VO = ranges::range_value_t<decltype(out)>;
+        using V = typename std::conditional<std::is_constructible<VO, R>::value, VO,
+                                            typename std::decay<R>::type>::type;
+        pacxx::detail::load_store_index<P>(
+            n, [&](std::size_t i) -> V { return f(*(first + static_cast<DI>(i))); },
+            [&](std::size_t i, V &&v) { *(result + static_cast<DO>(i)) = std::move(v); });
       },
       pacxx::detail::elementwise_grid<P>(n))(src, dst, n);
 }
