@@ -25,6 +25,33 @@ def by_name(runs):
 def gbps(b):
     return b.get('bytes_per_second', 0) / 1e9
 
+BIG = 1 << 24  # "large" inputs of the goals
+
+def goals(t):
+    """The speed goals of issue 5, checked size by size against the measurements."""
+    out = ['## Goals', '', '| goal | pacxx | met | worst (size) |', '|---|---|---|---|']
+    def check(label, variant, values, bound):
+        if not values:
+            return
+        worst = min(values, key=lambda nv: nv[1])
+        out.append('| %s | %s | %s | %.2f (2^%d) |' % (label, variant, 'yes' if worst[1] >= bound else 'NO',
+                                                      worst[1], worst[0].bit_length() - 1))
+    def ratios(fam, variant, base, min_n=0):
+        a, b = t.get((fam, variant), {}), t.get((fam, base), {})
+        return [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b and n >= min_n]
+    for fam in ['sum', 'dot']:
+        check('%s at or above Thrust, every size (speedup >= 1.00)' % fam, 'pacxx', ratios(fam, 'pacxx', 'thrust'), 1.0)
+        check('%s within 5%% of CUB at 2^24 and above (>= 0.95)' % fam, 'pacxx',
+              ratios(fam, 'pacxx', 'cub', BIG), 0.95)
+    copy = t.get(('copy', 'd2d'), {})
+    for fam, variants in [('vadd', ['pacxx']), ('saxpy', ['pacxx_transform', 'pacxx_async'])]:
+        for v in variants:
+            check('%s within 3%% of Thrust, every size (>= 0.97)' % fam, v, ratios(fam, v, 'thrust'), 0.97)
+            runs = t.get((fam, v), {})
+            check('%s at 90%% of the copy rate or more, 2^24 and above (>= 0.90)' % fam, v,
+                  [(n, gbps(runs[n]) / gbps(copy[n])) for n in sorted(runs) if n >= BIG and n in copy], 0.90)
+    return out + ['']
+
 def plot(plt, series, ylabel, title, path):
     """One line per series of (input size, speedup) points, log2 sizes, 1.0 marked."""
     plt.figure(figsize=(6, 4))
@@ -51,8 +78,11 @@ def main(out_dir, stl_json, staging_off_json, jit_json):
                  ctx.get('num_cpus', 0), os.environ.get('PACXX_BENCH_REPS', '?')), '']
     copy = t.get(('copy', 'd2d'), {})
     if copy:
-        best = max(gbps(b) for b in copy.values())
-        lines += ['Device-to-device copy: up to %.0f GB/s (bytes read + written).' % best, '']
+        big = [gbps(b) for n, b in copy.items() if n >= BIG]
+        if big:
+            lines += ['Device-to-device copy (cudaMemcpy, bytes read + written) at 2^24 and above: '
+                      '%.0f to %.0f GB/s.' % (min(big), max(big)), '']
+    lines += goals(t)
     families = ['vadd', 'saxpy', 'dot', 'sum']
     try:
         import matplotlib

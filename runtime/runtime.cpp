@@ -3,6 +3,7 @@
 
 #include "cache/disk_cache.hpp"
 #include "jit/jit.hpp"
+#include "memory/pool.hpp"
 #include "registry.hpp"
 
 #include "llvm/Config/llvm-config.h"
@@ -10,6 +11,7 @@
 #include "pacxx/runtime.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <dlfcn.h>
 #include <elf.h>
@@ -21,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -41,7 +44,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 struct counters {
   std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, disk_hits{0},
-      allocations{0}, to_device{0}, to_host{0};
+      allocations{0}, pool_hits{0}, to_device{0}, to_host{0};
 };
 
 // A disk cache entry: what the launch needs to know of the kernel, then its binary.
@@ -82,6 +85,12 @@ public:
       throw error(selection_error_);
     return *current_;
   }
+  memory_pool &pool() {
+    current();
+    if (!pool_)
+      throw error(selection_error_);
+    return *pool_;
+  }
   std::string current_id() {
     current();
     return current_id_;
@@ -115,6 +124,7 @@ private:
   std::vector<std::string> ids_, notes_;
   device *current_ = nullptr;
   std::string current_id_, selection_error_;
+  std::unique_ptr<memory_pool> pool_; // after devices_: destroyed before them
   // A compiled kernel is one variant: (kernel, device, values of its pacxx::stage calls).
   struct variant_key {
     const void *entry;
@@ -155,8 +165,30 @@ private:
     return s;
   }
 
-  // PACXX_DEVICE=cuda|opencl[:index]; default: the first CUDA device, else OpenCL.
   void select() {
+    choose();
+    if (!current_)
+      return;
+    // PACXX_POOL_MB bounds the unused device memory kept for reuse (0: none); default
+    // a quarter of the device's memory.
+    std::size_t max_cached = current_->memory_bytes() / 4;
+    if (std::string mb = env("PACXX_POOL_MB"); !mb.empty()) {
+      char *end = nullptr;
+      errno = 0;
+      const unsigned long long v = std::strtoull(mb.c_str(), &end, 10);
+      if (mb.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE ||
+          v > (std::numeric_limits<std::size_t>::max() >> 20)) {
+        current_ = nullptr;
+        selection_error_ = "pacxx: PACXX_POOL_MB=" + mb + " is not a number of megabytes";
+        return;
+      }
+      max_cached = static_cast<std::size_t>(v) << 20;
+    }
+    pool_ = std::make_unique<memory_pool>(*current_, max_cached);
+  }
+
+  // PACXX_DEVICE=cuda|opencl[:index]; default: the first CUDA device, else OpenCL.
+  void choose() {
     discover();
     std::string want = env("PACXX_DEVICE");
     if (want.empty()) {
@@ -409,6 +441,7 @@ runtime_stats stats() {
   s.memory_cache_hits = c.cache_hits;
   s.disk_cache_hits = c.disk_hits;
   s.device_allocations = c.allocations;
+  s.pool_hits = c.pool_hits;
   s.bytes_to_device = c.to_device;
   s.bytes_to_host = c.to_host;
   return s;
@@ -416,7 +449,7 @@ runtime_stats stats() {
 
 void reset_stats() {
   rt::counters &c = rt::runtime::get().stats;
-  c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.to_device =
+  c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.pool_hits = c.to_device =
       c.to_host = 0;
 }
 
@@ -424,15 +457,23 @@ namespace detail {
 
 void *device_allocate(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();
-  void *p = r.current().allocate(bytes);
-  if (bytes)
+  bool reused = false;
+  void *p = r.pool().allocate(bytes, reused);
+  if (bytes) {
     r.stats.allocations++;
+    if (reused)
+      r.stats.pool_hits++;
+  }
   return p;
 }
 
 void device_free(void *p) noexcept {
-  if (p)
-    rt::runtime::get().current().deallocate(p);
+  if (!p)
+    return;
+  try {
+    rt::runtime::get().pool().deallocate(p);
+  } catch (...) { // no device: p cannot be ours
+  }
 }
 
 void copy_to_device(void *dst, const void *src, std::size_t bytes) {

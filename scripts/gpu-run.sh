@@ -23,4 +23,11 @@ for t in "$here"/tests/*_test; do
   echo "$r $name ($(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tr '\n' ' '))" | tee -a "$out/gpu-summary.log"
   rm -f "$log"
 done
+# The memory pool off and at 1 MB, as CI runs them on OpenCL.
+for mb in 0 1; do
+  t="$here/tests/memory_pool_test"
+  [ -x "$t" ] || continue
+  if PACXX_DEVICE=cuda PACXX_CACHE=0 PACXX_POOL_MB=$mb "$t" >> "$out/gpu-tests.log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
+  echo "$r memory_pool_test with PACXX_POOL_MB=$mb" | tee -a "$out/gpu-summary.log"
+done
 exit $status

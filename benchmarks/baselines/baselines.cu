@@ -242,6 +242,8 @@ extern "C" float cuda_dot(const float *a, const float *b, std::size_t n) {
   return run_reduce(true, a, b, n);
 }
 extern "C" void cuda_copy(const float *a, float *b, std::size_t n) {
+  // A device-to-device cudaMemcpy does not wait for the copy: wait, as the others do.
   CHECK(cudaMemcpy(b, a, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  CHECK(cudaDeviceSynchronize());
 }
 extern "C" std::size_t baseline_device_bytes() { return allocated; }

@@ -31,7 +31,8 @@ struct runtime_stats {
   std::size_t jit_compilations = 0;
   std::size_t memory_cache_hits = 0;
   std::size_t disk_cache_hits = 0;
-  std::size_t device_allocations = 0;
+  std::size_t device_allocations = 0; // all of them, pool_hits included
+  std::size_t pool_hits = 0;          // the ones served by reusing freed memory
   std::size_t bytes_to_device = 0;
   std::size_t bytes_to_host = 0;
 };

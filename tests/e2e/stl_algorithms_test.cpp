@@ -486,6 +486,7 @@ TEST(Async, DeviceVectorsAndNumbersAsArguments) {
   gpu::vector<int> r = f.get();
   auto s = counts();
   EXPECT_EQ(s.bytes_to_device, 0u) << "a gpu::vector argument is not copied through the host";
+  EXPECT_EQ(s.device_allocations, 1u) << "only the result: a gpu::vector lvalue is used in place";
   EXPECT_EQ(s.kernel_launches, 1u);
   std::vector<int> want = h;
   for (int &x : want)
