@@ -133,13 +133,15 @@ void saxpy_pacxx_async(benchmark::State &state) {
   std::size_t n = state.range(0);
   inputs &d = data(n);
   auto run = [&] {
-    return gpu::async(
-               [](auto a, const auto &x, const auto &y) {
-                 auto ax = view::zip(view::repeat(a), x) | view::transform(mult);
-                 return view::zip(ax, y) | view::transform(plus);
-               },
-               kS, d.a, d.b)
-        .get();
+    gpu::vector<float> out = gpu::async(
+                                 [](auto a, const auto &x, const auto &y) {
+                                   auto ax = view::zip(view::repeat(a), x) | view::transform(mult);
+                                   return view::zip(ax, y) | view::transform(plus);
+                                 },
+                                 kS, d.a, d.b)
+                                 .get();
+    pacxx::synchronize(); // get() has the vector once its kernel is launched, not done
+    return out;
   };
   if (!check_out(d, kS, true, run()))
     return fail(state, "wrong result");

@@ -11,9 +11,10 @@ mkdir -p "$out"
 reps=${PACXX_BENCH_REPS:-5}
 export PACXX_BENCH_REPS=$reps
 export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=0.2)
+common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
 PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx' \
   --benchmark_out="$out/staging_off.json" --benchmark_out_format=json
-"$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
-python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" "$out/jit_overhead.json"
+[ "${PACXX_BENCH_SKIP_JIT:-0}" = 1 ] || "$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
+jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
+python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
