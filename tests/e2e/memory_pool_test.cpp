@@ -2,6 +2,8 @@
 // handed out again to allocations of the same size class, within PACXX_POOL_MB (read
 // here too: the test runs with the default, with PACXX_POOL_MB=0 and with =1), and a
 // reused block never sees writes of its previous owner's kernels.
+#include "test_support.hpp"
+
 #include <pacxx/pacxx.hpp>
 
 #include <gtest/gtest.h>
@@ -87,9 +89,8 @@ TEST(MemoryPool, AsyncResultsComeFromThePool) {
   }
   gpu::vector<float> x(hx), y(hy);
   auto saxpy = [](float a, const auto &x, const auto &y) {
-    auto ax = view::zip(view::repeat(a), x) |
-              view::transform([](auto p) { return std::get<0>(p) * std::get<1>(p); });
-    return view::zip(ax, y) | view::transform([](auto p) { return std::get<0>(p) + std::get<1>(p); });
+    auto ax = view::zip(view::repeat(a), x) | view::transform(pacxx_test::mult);
+    return view::zip(ax, y) | view::transform(pacxx_test::plus);
   };
   gpu::async(saxpy, 1.f, x, y).get(); // compiles the kernel
   pacxx::reset_stats();
