@@ -2,8 +2,10 @@
 // (it is ordinary C++), so the symbols must exist; running them there is a bug.
 #include "pacxx/builtins.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 [[noreturn]] static void device_only(const char *name) {
   std::fprintf(stderr, "pacxx: %s is a device builtin and was called on the host; kernels run "
@@ -27,4 +29,31 @@ extern "C" {
 long long __pacxx_stage_int(long long v) { return v; }
 float __pacxx_stage_float(float v) { return v; }
 double __pacxx_stage_double(double v) { return v; }
+}
+
+// Shared ownership for owning views (pacxx/detail/owner.hpp). A control block per
+// owned object; the count starts at the creator's one reference.
+namespace {
+struct owner_block {
+  std::atomic<std::size_t> refs{1};
+  void *object;
+  void (*destroy)(void *);
+};
+} // namespace
+
+extern "C" {
+void *__pacxx_owner_new(void *object, void (*destroy)(void *)) {
+  return new owner_block{{1}, object, destroy}; // bad_alloc: the caller still owns object
+}
+void __pacxx_owner_retain(void *owner) {
+  static_cast<owner_block *>(owner)->refs.fetch_add(1, std::memory_order_relaxed);
+}
+void __pacxx_owner_release(void *owner) {
+  auto *b = static_cast<owner_block *>(owner);
+  // acq_rel: every use of the object by other owners happens before its destruction.
+  if (b->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    b->destroy(b->object);
+    delete b;
+  }
+}
 }

@@ -16,4 +16,13 @@ void __pacxx_barrier();
 void *__pacxx_shared_memory(std::size_t bytes, std::size_t align);
 // The block's dynamic shared memory (size given at launch).
 void *__pacxx_dynamic_shared_memory();
+
+// Shared ownership of a host object for views that own what they view (a temporary
+// gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count
+// references and destroy the object with the last one. A view is sent to a kernel as
+// bytes and a kernel's copies of it are byte copies that own nothing, so the JIT
+// removes retain and release from device code; owner_new has no meaning there.
+void *__pacxx_owner_new(void *object, void (*destroy)(void *));
+void __pacxx_owner_retain(void *owner);
+void __pacxx_owner_release(void *owner);
 }

@@ -1,9 +1,11 @@
 // How ranges reach a device.
 //
 // A gpu::vector enters a range-v3 view as (pointer, size), never by the container's
-// host address: lvalues through a ref_view specialisation, rvalues as a borrowed range
-// (a subrange of device pointers; the temporary lives until the end of the full
-// expression, which is where the consuming algorithm runs).
+// host address: an lvalue through a ref_view specialisation (the view refers to it, as
+// to any lvalue container), an rvalue through a subrange that owns it (moved in, shared
+// by the view's copies, released with the last one: C++20's owning_view, copyable
+// because range-v3 0.12 views must be). So a view over a temporary may be stored and
+// used later, as users expect; it never reads freed memory.
 //
 // Concepts stated up front:
 //   is_device_copyable<T>  the bytes of T can be sent to a device and used there:
@@ -26,6 +28,9 @@
 #include <range/v3/view/interface.hpp>
 #include <range/v3/view/ref.hpp>
 
+#include <range/v3/view/subrange.hpp>
+
+#include "pacxx/detail/owner.hpp"
 #include "pacxx/vector.hpp"
 
 namespace ranges {
@@ -49,8 +54,41 @@ struct ref_view<const gpu::vector<T>> : view_interface<ref_view<const gpu::vecto
   constexpr const T *end() const noexcept { return first_ + size_; }
   constexpr std::size_t size() const noexcept { return size_; }
 };
-// An rvalue gpu::vector becomes a subrange of its device pointers.
+
+// An rvalue gpu::vector is accepted by views (range-v3 asks that rvalue ranges be
+// borrowed) and becomes make_subrange(std::move(v)): a subrange of its iterators, which
+// is specialised below to take the vector over.
 template <class T> RANGES_INLINE_VAR constexpr bool enable_borrowed_range<gpu::vector<T>> = true;
+
+// The view of an rvalue gpu::vector: owns it. Constructed from iterators (a user's
+// make_subrange(v.begin(), v.end())) it owns nothing, like any subrange. Its begin()
+// and end() are device pointers; in a kernel it is a (pointer, size) view whose copies
+// own nothing (pacxx/detail/owner.hpp).
+template <class T, subrange_kind K>
+struct subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>
+    : view_interface<subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> {
+  using vector_type = gpu::vector<typename std::remove_const<T>::type>;
+  T *first_ = nullptr;
+  std::size_t size_ = 0;
+  pacxx::detail::shared_owner owner_;
+
+  subrange() = default;
+  subrange(vector_type &&v) : first_(v.data()), size_(v.size()), owner_(std::move(v)) {}
+  // A const rvalue cannot be moved from: the view owns a copy.
+  subrange(const vector_type &&v) : subrange(vector_type(v)) {}
+  subrange(gpu::detail::vector_iterator<T> first, gpu::detail::vector_iterator<T> last)
+      : first_(first.get()), size_(static_cast<std::size_t>(last - first)) {}
+  subrange(gpu::detail::vector_iterator<T> first, gpu::detail::vector_iterator<T> last, std::size_t)
+      : subrange(first, last) {}
+
+  T *begin() const noexcept { return first_; }
+  T *end() const noexcept { return first_ + size_; }
+  std::size_t size() const noexcept { return size_; }
+};
+// Iterators into an owning view die with it, as with any owning range.
+template <class T, subrange_kind K>
+RANGES_INLINE_VAR constexpr bool
+    enable_borrowed_range<subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> = false;
 } // namespace ranges
 
 namespace pacxx {

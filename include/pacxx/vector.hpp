@@ -1,13 +1,21 @@
-// gpu::vector<T>: a container in device memory with value semantics. Its data(),
-// begin() and end() are device pointers, usable inside kernels; it enters range-v3
-// views as a (pointer, size) view (pacxx/device_range.hpp), never by host address.
+// gpu::vector<T>: a container in device memory with value semantics. data() is a
+// device pointer; begin() and end() are contiguous iterators over device memory that
+// convert to device pointers; all are usable inside kernels. An lvalue enters range-v3
+// views as a (pointer, size) view, an rvalue as a view that owns it
+// (pacxx/device_range.hpp), never by host address.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <range/v3/iterator/traits.hpp>
 
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
@@ -38,6 +46,61 @@ template <class T> void fill_n(T *p, std::size_t n, const T &value) {
 
 template <class Range>
 using host_value_t = typename std::decay<decltype(*std::begin(std::declval<const Range &>()))>::type;
+
+// The iterator of gpu::vector<T>: a device pointer in a class of its own. It converts
+// to T* (kernels and users may take it as a pointer), and it is a type of its own so
+// that range-v3 can tell a view over a temporary gpu::vector (a subrange of these
+// iterators, which owns the vector: see pacxx/device_range.hpp) from a subrange of
+// plain pointers. Trivially copyable; all operations are pointer arithmetic.
+template <class T> class vector_iterator {
+  T *p_ = nullptr;
+
+public:
+  using value_type = typename std::remove_cv<T>::type;
+  using difference_type = std::ptrdiff_t;
+  using reference = T &;
+  using pointer = T *;
+  using iterator_category = std::random_access_iterator_tag;
+  using iterator_concept = ranges::contiguous_iterator_tag;
+
+  vector_iterator() = default;
+  explicit vector_iterator(T *p) noexcept : p_(p) {}
+  // iterator -> const_iterator
+  template <class U, class = typename std::enable_if<std::is_convertible<U *, T *>::value &&
+                                                     !std::is_same<U, T>::value>::type>
+  vector_iterator(vector_iterator<U> o) noexcept : p_(o.get()) {}
+
+  T *get() const noexcept { return p_; }
+  operator T *() const noexcept { return p_; }
+
+  T &operator*() const noexcept { return *p_; }
+  T *operator->() const noexcept { return p_; }
+  // Offsets of any integer type match exactly, so that `it + n` never competes with
+  // the built-in pointer + integer that the conversion to T* also offers.
+  template <class I> using if_integer = typename std::enable_if<std::is_integral<I>::value>::type;
+  template <class I, class = if_integer<I>> T &operator[](I n) const noexcept { return p_[n]; }
+
+  vector_iterator &operator++() noexcept { ++p_; return *this; }
+  vector_iterator operator++(int) noexcept { vector_iterator t = *this; ++p_; return t; }
+  vector_iterator &operator--() noexcept { --p_; return *this; }
+  vector_iterator operator--(int) noexcept { vector_iterator t = *this; --p_; return t; }
+  template <class I, class = if_integer<I>> vector_iterator &operator+=(I n) noexcept { p_ += n; return *this; }
+  template <class I, class = if_integer<I>> vector_iterator &operator-=(I n) noexcept { p_ -= n; return *this; }
+  template <class I, class = if_integer<I>>
+  friend vector_iterator operator+(vector_iterator i, I n) noexcept { return i += n; }
+  template <class I, class = if_integer<I>>
+  friend vector_iterator operator+(I n, vector_iterator i) noexcept { return i += n; }
+  template <class I, class = if_integer<I>>
+  friend vector_iterator operator-(vector_iterator i, I n) noexcept { return i -= n; }
+  friend difference_type operator-(vector_iterator a, vector_iterator b) noexcept { return a.p_ - b.p_; }
+
+  friend bool operator==(vector_iterator a, vector_iterator b) noexcept { return a.p_ == b.p_; }
+  friend bool operator!=(vector_iterator a, vector_iterator b) noexcept { return a.p_ != b.p_; }
+  friend bool operator<(vector_iterator a, vector_iterator b) noexcept { return a.p_ < b.p_; }
+  friend bool operator>(vector_iterator a, vector_iterator b) noexcept { return a.p_ > b.p_; }
+  friend bool operator<=(vector_iterator a, vector_iterator b) noexcept { return a.p_ <= b.p_; }
+  friend bool operator>=(vector_iterator a, vector_iterator b) noexcept { return a.p_ >= b.p_; }
+};
 } // namespace detail
 
 template <class T> class vector {
@@ -47,7 +110,12 @@ template <class T> class vector {
   T *data_ = nullptr;
   std::size_t size_ = 0;
 
+  // Every allocation goes through here, so no constructor or resize can compute
+  // n * sizeof(T) with wrap-around (which gave a tiny buffer with a huge size()).
   static T *allocate(std::size_t n) {
+    if (n > max_size())
+      throw std::length_error("gpu::vector: cannot create a vector of " + std::to_string(n) +
+                              " elements, larger than max_size() (" + std::to_string(max_size()) + ")");
     return static_cast<T *>(pacxx::detail::device_allocate(n * sizeof(T)));
   }
 
@@ -57,8 +125,13 @@ public:
   using difference_type = std::ptrdiff_t;
   using reference = T &;
   using const_reference = const T &;
-  using iterator = T *;
-  using const_iterator = const T *;
+  using iterator = detail::vector_iterator<T>;
+  using const_iterator = detail::vector_iterator<const T>;
+
+  // As std::vector: no element count whose bytes overflow a std::ptrdiff_t.
+  static constexpr std::size_t max_size() noexcept {
+    return static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
+  }
 
   vector() = default;
   // n elements, not initialised: a kernel or a copy is expected to write them.
@@ -72,6 +145,8 @@ public:
                              std::is_convertible<detail::host_value_t<Range>, T>::value &&
                              !std::is_same<typename std::decay<Range>::type, vector>::value>::type>
   explicit vector(const Range &host) {
+    // std::vector checks the host range's length against its own max_size(), whose
+    // allocator may allow more than a device element count: allocate() checks again.
     std::vector<T> staged(std::begin(host), std::end(host)); // contiguous, converted
     vector v(staged.size());
     pacxx::detail::copy_to_device(v.data_, staged.data(), staged.size() * sizeof(T));
@@ -108,10 +183,10 @@ public:
   const T *data() const { return data_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T *begin() { return data_; }
-  T *end() { return data_ + size_; }
-  const T *begin() const { return data_; }
-  const T *end() const { return data_ + size_; }
+  iterator begin() { return iterator(data_); }
+  iterator end() { return iterator(data_ + size_); }
+  const_iterator begin() const { return const_iterator(data_); }
+  const_iterator end() const { return const_iterator(data_ + size_); }
 
   // Keeps the first min(n, size()) elements; new ones are value-initialised.
   void resize(std::size_t n) { resize(n, T{}); }

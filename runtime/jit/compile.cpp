@@ -249,6 +249,29 @@ static void substitute_staged(Module &m, const std::vector<std::uint64_t> *stage
     });
 }
 
+// Owning views (pacxx/detail/owner.hpp) count references on the host only: a kernel's
+// copies of a view are byte copies of the launch payload, which the host keeps alive,
+// so retain and release are removed. Creating ownership in a kernel has no meaning.
+static void remove_ownership(Module &m, const kernel_info &k) {
+  if (Function *f = m.getFunction("__pacxx_owner_new"); f && !f->use_empty())
+    throw error("pacxx: kernel '" + k.display + "' creates an owning view (a view over a "
+                "temporary gpu::vector) in device code; build views on the host and pass them "
+                "to the kernel");
+  for (const char *name : {"__pacxx_owner_retain", "__pacxx_owner_release"}) {
+    Function *f = m.getFunction(name);
+    if (!f)
+      continue;
+    SmallVector<CallInst *, 8> calls;
+    for (User *u : f->users())
+      if (auto *c = dyn_cast<CallInst>(u))
+        calls.push_back(c);
+    for (CallInst *c : calls)
+      c->eraseFromParent();
+    if (f->use_empty())
+      f->eraseFromParent();
+  }
+}
+
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,
                         rt::ir_target target, const std::string &arch,
                         const std::vector<std::uint64_t> *staged) {
@@ -262,6 +285,7 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
 
   Function *f = m->getFunction(entry);
   substitute_staged(*m, staged);
+  remove_ownership(*m, out.info);
   // Per-call-site shared memory needs the call sites that always_inline creates.
   run_always_inliner(*m);
   lower_static_shared_memory(*m);

@@ -483,7 +483,14 @@ TEST(Vector, ElementTypesMustLiveInDeviceMemory) {
   static_assert(!gpu::detail::is_element<std::vector<int>>::value, "");
   static_assert(gpu::is_vector<gpu::vector<int>>::value && !gpu::is_vector<std::vector<int>>::value, "");
   static_assert(std::is_same<gpu::vector<float>::value_type, float>::value, "");
-  static_assert(std::is_same<gpu::vector<float>::iterator, float *>::value, "");
+  // Iterators are device pointers in a class of their own (so that range-v3 can tell a
+  // temporary gpu::vector's view, which owns it): contiguous, convertible to T*.
+  static_assert(ranges::contiguous_iterator<gpu::vector<float>::iterator>, "");
+  static_assert(ranges::contiguous_iterator<gpu::vector<float>::const_iterator>, "");
+  static_assert(std::is_convertible<gpu::vector<float>::iterator, float *>::value, "");
+  static_assert(std::is_convertible<gpu::vector<float>::const_iterator, const float *>::value, "");
+  static_assert(!std::is_convertible<gpu::vector<float>::const_iterator, float *>::value, "");
+  static_assert(std::is_trivially_copyable<gpu::vector<float>::iterator>::value, "");
   static_assert(!std::is_convertible<std::size_t, gpu::vector<float>>::value,
                 "the size constructor is explicit");
   static_assert(!std::is_convertible<const std::vector<float> &, gpu::vector<float>>::value,
