@@ -33,8 +33,12 @@ struct reduce {
 
 namespace detail {
 
+// ceil(n / d) without the wrap-around of (n + d - 1) / d: views such as iota or
+// repeat_n may be sized near SIZE_MAX, where that gave a grid of almost no blocks.
+inline std::size_t ceil_div(std::size_t n, std::size_t d) { return n / d + (n % d != 0); }
+
 inline launch_config grid_for(std::size_t n, std::size_t block, std::size_t max_blocks) {
-  std::size_t blocks = (n + block - 1) / block;
+  std::size_t blocks = ceil_div(n, block);
   if (blocks > max_blocks)
     blocks = max_blocks;
   return {{blocks}, {block}};
@@ -98,7 +102,7 @@ inline void load_store_index(std::size_t n, Load &&load, Store &&store) {
 }
 
 template <class P> launch_config elementwise_grid(std::size_t n) {
-  return grid_for((n + P::items - 1) / P::items, P::block, P::max_blocks);
+  return grid_for(ceil_div(n, P::items), P::block, P::max_blocks);
 }
 
 // Per-thread scratch memory on the current device, reused between calls (reduce

@@ -110,7 +110,7 @@ T reduce(Rng &&rng, T init, Op op = Op{}) {
     return init;
   // At most one block per tile (then every block has values), at most max_blocks.
   pacxx::launch_config cfg =
-      pacxx::detail::grid_for((n + P::items - 1) / P::items, P::block, P::max_blocks);
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
   const std::size_t blocks = cfg.grid.x;
   T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
   detail::block_partials<P, T>(in, n, partials, op, cfg);
