@@ -583,6 +583,23 @@ TEST_F(DiskCache, AFifoAtAnEntrysPathDoesNotHang) {
   ASSERT_TRUE(c.store("k", "payload"));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(c.entry_path("k"))));
   EXPECT_EQ(c.load("k").value_or(""), "payload");
+
+  // Nor a FIFO in the place of the entries directory or of the configured one.
+  for (const fs::path &p : {entries(), dir_}) {
+    SCOPED_TRACE(p.string());
+    fs::remove_all(dir_);
+    fs::create_directories(p.parent_path());
+    ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+    EXPECT_TRUE(finishes_within(10, [&] {
+      std::string p1, p2;
+      const bool refused = !c.load("k", &p1) && !c.store("k", "payload", &p2);
+      // Refused, naming the path ("a symbolic link or not a directory", or
+      // "Not a directory").
+      const bool named = p1.find(p.string()) != std::string::npos &&
+                         p2.find(p.string()) != std::string::npos;
+      return refused && named ? 0 : 1;
+    }));
+  }
 }
 
 // A symbolic link is never followed: not to an endless device, not to a huge file,
