@@ -2,6 +2,7 @@
 #include "runtime.hpp"
 
 #include "cache/disk_cache.hpp"
+#include "cache/kernel_entry.hpp"
 #include "jit/jit.hpp"
 #include "memory/pool.hpp"
 #include "registry.hpp"
@@ -47,29 +48,10 @@ struct counters {
       allocations{0}, pool_hits{0}, to_device{0}, to_host{0};
 };
 
-// A disk cache entry: what the launch needs to know of the kernel, then its binary.
+// A disk cache entry (cache/kernel_entry.hpp): what the launch needs to know of the
+// kernel, then its binary.
 std::string pack_entry(const jit::kernel_info &info, const std::string &binary) {
-  std::string s;
-  auto put64 = [&](std::uint64_t v) { s.append(reinterpret_cast<const char *>(&v), sizeof v); };
-  put64(info.args_size);
-  put64(info.args_align);
-  put64(info.display.size());
-  s += info.display;
-  return s + binary;
-}
-
-bool unpack_entry(const std::string &s, jit::kernel_info &info, std::string &binary) {
-  std::uint64_t v[3];
-  if (s.size() < sizeof v)
-    return false;
-  std::memcpy(v, s.data(), sizeof v);
-  if (s.size() < sizeof v + v[2])
-    return false;
-  info.args_size = v[0];
-  info.args_align = v[1];
-  info.display = s.substr(sizeof v, v[2]);
-  binary = s.substr(sizeof v + v[2]);
-  return true;
+  return pack_kernel_entry({info.args_size, info.args_align, info.display, binary});
 }
 
 class runtime {
@@ -211,8 +193,10 @@ private:
                        "with :index). Devices present:" + device_list();
   }
 
+  // args_size/args_align: the launch's; a disk entry for another layout is rebuilt.
   cached_kernel &kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
-                            origin &from, std::string &note);
+                            std::size_t args_size, std::size_t args_align, origin &from,
+                            std::string &note);
   std::string cache_key(const registered_kernel &k, device &dev,
                         const std::vector<std::uint64_t> *staged) const;
   void dump(const jit::compiled_kernel &c, const device &dev,
@@ -315,6 +299,7 @@ std::string runtime::cache_key(const registered_kernel &k, device &dev,
 
 runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
                                             const std::vector<std::uint64_t> *staged,
+                                            std::size_t args_size, std::size_t args_align,
                                             origin &from, std::string &note) {
   cached_kernel *ck;
   {
@@ -332,21 +317,36 @@ runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
     std::string key;
     if (disk_.enabled()) {
       key = cache_key(*k, dev, staged);
-      std::string binary;
       std::optional<std::string> hit;
       if (dump_dir_.empty())
         hit = disk_.load(key, &note);
-      if (hit && unpack_entry(*hit, ck->info, binary)) {
+      std::string why;
+      std::optional<kernel_entry> e;
+      if (hit)
+        e = unpack_kernel_entry(*hit, &why);
+      // The key binds the entry to this kernel; its layout must still match the launch
+      // (an entry is data from disk): any mismatch is a miss that recompiles and
+      // replaces it, never an error on every run.
+      if (e && (e->args_size != args_size || e->args_align != args_align)) {
+        note = "disk cache entry is for " + std::to_string(e->args_size) + " bytes of arguments "
+               "aligned to " + std::to_string(e->args_align) + ", the launch has " +
+               std::to_string(args_size) + " aligned to " + std::to_string(args_align) + "; rebuilt";
+        e.reset();
+      } else if (hit && !e) {
+        note = "disk cache entry malformed (" + why + "), rebuilt";
+      }
+      if (e) {
         try {
-          ck->kernel = dev.load_binary(binary, jit::kernel_symbol);
+          ck->kernel = dev.load_binary(e->binary, jit::kernel_symbol);
+          ck->info.args_size = e->args_size;
+          ck->info.args_align = e->args_align;
+          ck->info.display = std::move(e->display);
           stats.disk_hits++;
           from = origin::disk;
           return;
-        } catch (const error &e) { // e.g. a driver update: rebuild and replace it
-          note = std::string("disk cache entry not loadable, rebuilt: ") + e.what();
+        } catch (const error &err) { // e.g. a driver update: rebuild and replace it
+          note = std::string("disk cache entry not loadable, rebuilt: ") + err.what();
         }
-      } else if (hit) {
-        note = "disk cache entry malformed, rebuilt";
       }
     }
     jit::compiled_kernel c = jit::compile(registry::get().program(), k->module, k->entry,
@@ -387,7 +387,7 @@ void runtime::launch(const void *entry, const void *args, std::size_t size, std:
       staged.push_back(stub(args, &cfg));
   origin from;
   std::string note;
-  cached_kernel &ck = kernel_for(entry, dev, staging_ ? &staged : nullptr, from, note);
+  cached_kernel &ck = kernel_for(entry, dev, staging_ ? &staged : nullptr, size, align, from, note);
   if (from == origin::memory)
     stats.cache_hits++;
   double compile_ms = ms_since(t0);

@@ -24,7 +24,7 @@ run_saxpy(second)
 expect("${second}" "from disk cache in" "warm cache in a new process")
 
 # Corrupt every entry (cut in half): detected, reported, rebuilt, never trusted.
-file(GLOB entries ${DIR}/*.pxc)
+file(GLOB entries ${DIR}/kernels-v2/*.pxc) # pacxx's own subdirectory
 list(LENGTH entries count)
 if(count EQUAL 0)
   message(FATAL_ERROR "no cache entries in ${DIR}")

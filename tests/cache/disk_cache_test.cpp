@@ -1,13 +1,18 @@
 // The persistent kernel cache, without a GPU: digests, the integrity envelope, entries,
-// corruption, LRU trimming, concurrent writers (threads and processes), configuration.
+// corruption, LRU trimming, concurrent writers (threads and processes), trust (its own
+// subdirectory, key binding, links, FIFOs, huge files, owners and modes), configuration.
 #include "cache/disk_cache.hpp"
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <csignal>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -105,7 +110,22 @@ protected:
     return disk_cache(s);
   }
 
+  // Where the entries are: pacxx's own subdirectory of the configured one.
+  fs::path entries() const { return dir_ / disk_cache::entries_subdirectory; }
+
   fs::path root_, dir_;
+};
+
+mode_t mode_of(const fs::path &p) {
+  struct stat st;
+  return ::lstat(p.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+// Restores the umask at the end of a scope.
+struct scoped_umask {
+  mode_t old;
+  explicit scoped_umask(mode_t m) : old(::umask(m)) {}
+  ~scoped_umask() { ::umask(old); }
 };
 
 } // namespace
@@ -201,7 +221,9 @@ TEST_F(DiskCache, RoundTrip) {
   const std::string bin = std::string("\x7f" "ELF\0\0binary\0", 13) + payload_for(3);
   ASSERT_TRUE(c.store("0123abcd", bin, &problem)) << problem;
   EXPECT_TRUE(fs::is_directory(dir_));
-  EXPECT_EQ(c.entry_path("0123abcd").string(), (dir_ / "0123abcd.pxc").string());
+  // Named after the key's digest, in pacxx's own subdirectory.
+  EXPECT_EQ(c.entry_path("0123abcd").string(),
+            (dir_ / "kernels-v2" / (cache_digest({"0123abcd"}) + ".pxc")).string());
   auto got = c.load("0123abcd", &problem);
   ASSERT_TRUE(got) << problem;
   EXPECT_EQ(*got, bin);
@@ -214,13 +236,14 @@ TEST_F(DiskCache, RoundTrip) {
   // A key that is not a plain file name lives under its digest, inside the directory.
   const std::string odd = "../../etc/passwd key with spaces";
   ASSERT_TRUE(c.store(odd, "odd"));
-  EXPECT_EQ(c.entry_path(odd).parent_path().string(), dir_.string());
+  EXPECT_EQ(c.entry_path(odd).parent_path().string(), entries().string());
   EXPECT_EQ(c.load(odd).value_or(""), "odd");
 
   // Another instance (another process, later) sees the same entries.
   EXPECT_EQ(make().load("0123abcd").value_or(""), "replaced");
-  for (const std::string &p : files_in(dir_))
+  for (const std::string &p : files_in(entries()))
     EXPECT_EQ(fs::path(p).extension().string(), ".pxc") << p << " (temporaries must not stay)";
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{entries().string()});
 }
 
 TEST_F(DiskCache, CorruptEntriesAreReportedRemovedAndReplaced) {
@@ -315,7 +338,8 @@ TEST_F(DiskCache, WriteFailuresDoNotThrow) {
 }
 
 TEST_F(DiskCache, TrimmingKeepsTheMostRecentlyUsedWithinTheBound) {
-  const std::size_t payload = 1000, file = payload + pacxx::rt::seal_header_size;
+  // An entry file: envelope, format and key size (8 bytes), key ("eN", 2 or 3), payload.
+  const std::size_t payload = 1000, file = payload + pacxx::rt::seal_header_size + 8 + 2;
   disk_cache c = make(3 * file + 100); // room for three entries
   const auto now = fs::file_time_type::clock::now();
   for (int i = 0; i < 3; ++i) {
@@ -330,26 +354,25 @@ TEST_F(DiskCache, TrimmingKeepsTheMostRecentlyUsedWithinTheBound) {
   EXPECT_FALSE(fs::exists(c.entry_path("e1"))) << "least recently used goes first";
   EXPECT_TRUE(fs::exists(c.entry_path("e2")));
   EXPECT_TRUE(fs::exists(c.entry_path("e3")));
-  EXPECT_LE(total_size(dir_), c.max_bytes());
+  EXPECT_LE(total_size(entries()), c.max_bytes());
 
   // Many more stores: always within the bound, the newest always kept.
   for (int i = 4; i < 40; ++i) {
     const std::string key = "e" + std::to_string(i);
     ASSERT_TRUE(c.store(key, std::string(payload + i, 'x')));
-    EXPECT_LE(total_size(dir_), c.max_bytes());
+    EXPECT_LE(total_size(entries()), c.max_bytes());
     EXPECT_TRUE(c.load(key));
   }
-  EXPECT_EQ(files_in(dir_).size(), 2u); // payloads grew: two of the larger ones fit
+  EXPECT_EQ(files_in(entries()).size(), 2u); // payloads grew: two of the larger ones fit
 
   // A writer's temporary left by a crash is removed once stale; a fresh one is not.
-  write_file(dir_ / "x.1-2-3.tmp", "stale");
-  fs::last_write_time(dir_ / "x.1-2-3.tmp", now - std::chrono::hours(2));
-  write_file(dir_ / "y.1-2-4.tmp", "in progress");
-  write_file(dir_ / "unrelated.txt", "not ours");
+  const std::string d = cache_digest({"x"});
+  write_file(entries() / (d + ".1-2-3.tmp"), "stale");
+  fs::last_write_time(entries() / (d + ".1-2-3.tmp"), now - std::chrono::hours(2));
+  write_file(entries() / (d + ".1-2-4.tmp"), "in progress");
   ASSERT_TRUE(c.store("e40", "x"));
-  EXPECT_FALSE(fs::exists(dir_ / "x.1-2-3.tmp"));
-  EXPECT_TRUE(fs::exists(dir_ / "y.1-2-4.tmp"));
-  EXPECT_TRUE(fs::exists(dir_ / "unrelated.txt"));
+  EXPECT_FALSE(fs::exists(entries() / (d + ".1-2-3.tmp")));
+  EXPECT_TRUE(fs::exists(entries() / (d + ".1-2-4.tmp")));
 }
 
 TEST_F(DiskCache, ConcurrentStoresFromThreads) {
@@ -382,7 +405,7 @@ TEST_F(DiskCache, ConcurrentStoresFromThreads) {
   auto got = c.load(key);
   ASSERT_TRUE(got);
   EXPECT_TRUE(valid.count(*got));
-  EXPECT_EQ(files_in(dir_), std::vector<std::string>{c.entry_path(key).string()});
+  EXPECT_EQ(files_in(entries()), std::vector<std::string>{c.entry_path(key).string()});
 }
 
 TEST_F(DiskCache, ConcurrentStoresFromProcesses) {
@@ -420,7 +443,296 @@ TEST_F(DiskCache, ConcurrentStoresFromProcesses) {
   for (int q = 0; q < 4; ++q)
     one_of_them |= *got == payload_for(100 + q);
   EXPECT_TRUE(one_of_them);
-  EXPECT_EQ(files_in(dir_), std::vector<std::string>{c.entry_path(key).string()});
+  EXPECT_EQ(files_in(entries()), std::vector<std::string>{c.entry_path(key).string()});
+}
+
+// ---- Issue 13: files that are not the cache's own ----------------------------------
+
+// PACXX_CACHE_DIR may name a directory with the user's files, even ones named like
+// the cache's (*.tmp an hour old, *.pxc): trimming over the bound deleted them all.
+TEST_F(DiskCache, UserFilesInTheConfiguredDirectorySurviveTrimming) {
+  fs::create_directories(dir_);
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(5);
+  const std::vector<std::string> mine = {"notes.tmp", "thesis.pxc", "a.1-2-3.tmp", "data.bin",
+                                         cache_digest({"k0"}) + ".pxc"};
+  for (const std::string &n : mine) {
+    write_file(dir_ / n, std::string(4000, 'u'));
+    fs::last_write_time(dir_ / n, old); // older than any entry, and than an hour
+  }
+  disk_cache c = make(3000); // the user's files alone are over the bound
+  for (int i = 0; i < 20; ++i)
+    ASSERT_TRUE(c.store("k" + std::to_string(i), std::string(900, 'p')));
+  for (const std::string &n : mine)
+    EXPECT_TRUE(fs::exists(dir_ / n)) << n << " was deleted";
+  EXPECT_LE(total_size(entries()), c.max_bytes()) << "the bound still holds for entries";
+  EXPECT_TRUE(c.load("k19"));
+
+  // Inside pacxx's subdirectory too, only names of exactly the entry and temporary
+  // forms are touched: not a near miss (upper case, short digest, other suffix).
+  const std::string d = cache_digest({"z"});
+  std::string upper = d;
+  for (char &ch : upper)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  const std::vector<std::string> near = {upper + ".pxc", d.substr(1) + ".pxc", d + ".pxc.bak",
+                                         d + ".1-2.tmp", d + ".x-2-3.tmp", "x" + d + ".pxc"};
+  for (const std::string &n : near) {
+    write_file(entries() / n, std::string(4000, 'n'));
+    fs::last_write_time(entries() / n, old);
+  }
+  ASSERT_TRUE(c.store("k20", std::string(900, 'p')));
+  for (const std::string &n : near)
+    EXPECT_TRUE(fs::exists(entries() / n)) << n << " was deleted";
+}
+
+// ---- Issue 13: an entry is bound to its key -------------------------------------------
+
+// Copying (or linking, or renaming) one valid entry over another key's name served
+// the other key's kernel: wrong results, or a failure on every run.
+TEST_F(DiskCache, AnEntryUnderAnotherKeysNameIsAMiss) {
+  disk_cache c = make();
+  const std::string a = cache_digest({"kernel a"}), b = cache_digest({"kernel b"});
+  struct how {
+    const char *what;
+    std::function<void()> swap;
+  };
+  const how ways[] = {
+      {"copy", [&] { fs::copy_file(c.entry_path(a), c.entry_path(b), fs::copy_options::overwrite_existing); }},
+      {"hard link",
+       [&] {
+         fs::remove(c.entry_path(b));
+         fs::create_hard_link(c.entry_path(a), c.entry_path(b));
+       }},
+      {"rename", [&] { fs::rename(c.entry_path(a), c.entry_path(b)); }},
+  };
+  for (const how &w : ways) {
+    SCOPED_TRACE(w.what);
+    ASSERT_TRUE(c.store(a, "payload of a"));
+    ASSERT_TRUE(c.store(b, "payload of b"));
+    w.swap();
+    std::string problem;
+    EXPECT_FALSE(c.load(b, &problem)) << "b's name holds a's entry";
+    EXPECT_NE(problem.find("another key"), std::string::npos) << problem;
+    EXPECT_FALSE(fs::exists(c.entry_path(b))) << "removed";
+    ASSERT_TRUE(c.store(b, "payload of b")); // the runtime rebuilds and stores
+    EXPECT_EQ(c.load(b).value_or(""), "payload of b");
+    if (fs::exists(c.entry_path(a)))
+      EXPECT_EQ(c.load(a).value_or(""), "payload of a");
+  }
+  // Two keys with the same digest cannot be produced, but keys that differ only in
+  // what follows a common prefix, or in length, must not match each other's entries.
+  write_file(c.entry_path("key"), pacxx::rt::seal(disk_cache::entry_magic,
+                                                  std::string("\2\0\0\0\4\0\0\0keyXpayload", 19)));
+  std::string problem;
+  EXPECT_FALSE(c.load("key", &problem));
+  EXPECT_NE(problem.find("another key"), std::string::npos) << problem;
+}
+
+// Entries of format 1 (payload directly in the envelope) or of an unknown format
+// are misses, never payloads.
+TEST_F(DiskCache, EntriesOfAnotherFormatAreMisses) {
+  disk_cache c = make();
+  ASSERT_TRUE(c.store("k", "new"));
+  std::string problem;
+  write_file(c.entry_path("k"), pacxx::rt::seal(disk_cache::entry_magic, "old payload"));
+  EXPECT_FALSE(c.load("k", &problem));
+  EXPECT_NE(problem.find("format"), std::string::npos) << problem;
+  write_file(c.entry_path("k"), pacxx::rt::seal(disk_cache::entry_magic,
+                                                std::string("\3\0\0\0\1\0\0\0kpayload", 16)));
+  EXPECT_FALSE(c.load("k", &problem));
+  EXPECT_NE(problem.find("entry format 3"), std::string::npos) << problem;
+  // An old-layout entry in the configured directory itself is not read (nor deleted).
+  write_file(dir_ / "k.pxc", pacxx::rt::seal(disk_cache::entry_magic, "old payload"));
+  EXPECT_FALSE(c.load("k"));
+  EXPECT_TRUE(fs::exists(dir_ / "k.pxc"));
+}
+
+// ---- Issue 13: what lies at an entry's path -------------------------------------------
+
+// Runs f in a child process that SIGALRM kills after `seconds`: a hang fails the test
+// instead of stopping it. f's return value is the child's exit status.
+::testing::AssertionResult finishes_within(unsigned seconds, const std::function<int()> &f) {
+  const pid_t pid = ::fork();
+  if (pid < 0)
+    return ::testing::AssertionFailure() << "fork failed";
+  if (pid == 0) {
+    ::alarm(seconds);
+    ::_exit(f());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status))
+    return ::testing::AssertionFailure() << "killed by signal " << WTERMSIG(status)
+                                         << (WTERMSIG(status) == SIGALRM ? " (it hung)" : "");
+  if (WEXITSTATUS(status) != 0)
+    return ::testing::AssertionFailure() << "exit status " << WEXITSTATUS(status);
+  return ::testing::AssertionSuccess();
+}
+
+// A FIFO at the entry's path: open() for reading waited forever for a writer.
+TEST_F(DiskCache, AFifoAtAnEntrysPathDoesNotHang) {
+  disk_cache c = make();
+  ASSERT_TRUE(c.store("k", "payload"));
+  fs::remove(c.entry_path("k"));
+  ASSERT_EQ(::mkfifo(c.entry_path("k").c_str(), 0600), 0);
+  EXPECT_TRUE(finishes_within(10, [&] {
+    std::string problem;
+    const bool miss = !c.load("k", &problem);
+    return miss && problem.find("not a regular file") != std::string::npos ? 0 : 1;
+  }));
+  // Storing replaces the FIFO with an entry (the runtime stores after rebuilding).
+  ASSERT_TRUE(c.store("k", "payload"));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(c.entry_path("k"))));
+  EXPECT_EQ(c.load("k").value_or(""), "payload");
+
+  // Nor a FIFO in the place of the entries directory or of the configured one.
+  for (const fs::path &p : {entries(), dir_}) {
+    SCOPED_TRACE(p.string());
+    fs::remove_all(dir_);
+    fs::create_directories(p.parent_path());
+    ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+    EXPECT_TRUE(finishes_within(10, [&] {
+      std::string p1, p2;
+      const bool refused = !c.load("k", &p1) && !c.store("k", "payload", &p2);
+      // Refused, naming the path ("a symbolic link or not a directory", or
+      // "Not a directory").
+      const bool named = p1.find(p.string()) != std::string::npos &&
+                         p2.find(p.string()) != std::string::npos;
+      return refused && named ? 0 : 1;
+    }));
+  }
+}
+
+// A symbolic link is never followed: not to an endless device, not to a huge file,
+// not even to a valid entry elsewhere (it would not be the cache's own file).
+TEST_F(DiskCache, ASymbolicLinkAtAnEntrysPathIsNotFollowed) {
+  disk_cache c = make();
+  ASSERT_TRUE(c.store("k", "payload"));
+  fs::rename(c.entry_path("k"), root_ / "elsewhere.pxc");
+  for (const fs::path &target : {fs::path("/dev/zero"), fs::path("/dev/urandom"),
+                                 root_ / "elsewhere.pxc"}) {
+    SCOPED_TRACE(target.string());
+    fs::create_symlink(target, c.entry_path("k"));
+    EXPECT_TRUE(finishes_within(10, [&] {
+      std::string problem;
+      const bool miss = !c.load("k", &problem);
+      return miss && problem.find("symbolic link") != std::string::npos ? 0 : 1;
+    }));
+    EXPECT_TRUE(fs::is_symlink(c.entry_path("k"))) << "left alone; a store replaces it";
+    ASSERT_TRUE(c.store("k", "payload"));
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(c.entry_path("k"))));
+    EXPECT_EQ(c.load("k").value_or(""), "payload");
+    fs::remove(c.entry_path("k"));
+  }
+  EXPECT_TRUE(fs::exists(root_ / "elsewhere.pxc")) << "a link's target is never removed";
+}
+
+// A huge file at an entry's path is not read into memory (sparse: costs no disk).
+TEST_F(DiskCache, AnOversizedEntryIsNotRead) {
+  disk_cache c = make(std::uint64_t{8} << 30);
+  ASSERT_TRUE(c.store("k", "payload"));
+  fs::resize_file(c.entry_path("k"), std::uint64_t{4} << 30);
+  EXPECT_TRUE(finishes_within(10, [&] {
+    std::string problem;
+    const bool miss = !c.load("k", &problem);
+    return miss && problem.find("more than an entry may have") != std::string::npos ? 0 : 1;
+  }));
+  EXPECT_FALSE(c.load("k"));
+  EXPECT_FALSE(fs::exists(c.entry_path("k"))) << "ours and invalid: removed";
+  // Nothing is stored that could not be read back.
+  std::string problem;
+  EXPECT_FALSE(c.store("big", std::string(disk_cache::max_entry_bytes, 'x'), &problem));
+  EXPECT_NE(problem.find("exceeds"), std::string::npos) << problem;
+}
+
+// ---- Issue 13: permissions and trust --------------------------------------------------
+
+// Device binaries are native code the process loads: the directory pacxx creates is
+// 0700 and entries 0600, whatever the umask (0 would leave them writable by all; 0277
+// would leave a directory pacxx itself could not write).
+TEST_F(DiskCache, ModesDoNotDependOnTheUmask) {
+  for (mode_t mask : {mode_t(0), mode_t(022), mode_t(0277)}) {
+    SCOPED_TRACE("umask " + std::to_string(mask));
+    fs::remove_all(root_ / "nested");
+    scoped_umask um(mask);
+    disk_cache c = make();
+    std::string problem;
+    ASSERT_TRUE(c.store("k", "payload", &problem)) << problem;
+    EXPECT_EQ(mode_of(dir_), 0700u) << "created by pacxx";
+    EXPECT_EQ(mode_of(entries()), 0700u);
+    EXPECT_EQ(mode_of(c.entry_path("k")), 0600u);
+    EXPECT_EQ(c.load("k").value_or(""), "payload");
+  }
+}
+
+// A configured directory of the user's, with ordinary permissions (or even writable by
+// all, as /tmp): pacxx's subdirectory is what must be private.
+TEST_F(DiskCache, AnExistingConfiguredDirectoryIsUsedAsItIs) {
+  for (mode_t m : {mode_t(0755), mode_t(01777), mode_t(0777)}) {
+    fs::remove_all(root_ / "nested");
+    fs::create_directories(dir_);
+    ASSERT_EQ(::chmod(dir_.c_str(), m), 0);
+    disk_cache c = make();
+    std::string problem;
+    ASSERT_TRUE(c.store("k", "payload", &problem)) << problem;
+    EXPECT_EQ(c.load("k", &problem).value_or(""), "payload") << problem;
+    EXPECT_EQ(mode_of(dir_), m) << "not changed";
+    EXPECT_EQ(mode_of(entries()), 0700u);
+  }
+}
+
+// A subdirectory writable by others (someone else could put or replace entries), a
+// link in its place, or one owned by another user: no loads, no stores, the reason in
+// the problem (which the trace prints).
+TEST_F(DiskCache, AnUntrustedEntriesDirectoryIsRefused) {
+  disk_cache c = make();
+  ASSERT_TRUE(c.store("k", "payload"));
+  for (mode_t m : {mode_t(0770), mode_t(0702), mode_t(0777)}) {
+    SCOPED_TRACE(m);
+    ASSERT_EQ(::chmod(entries().c_str(), m), 0);
+    std::string problem;
+    EXPECT_FALSE(c.load("k", &problem));
+    EXPECT_NE(problem.find("writable by other users"), std::string::npos) << problem;
+    EXPECT_NE(problem.find(entries().string()), std::string::npos) << problem;
+    problem.clear();
+    EXPECT_FALSE(c.store("k2", "payload", &problem));
+    EXPECT_NE(problem.find("writable by other users"), std::string::npos) << problem;
+    EXPECT_EQ(mode_of(entries()), m) << "an existing directory is not silently changed";
+  }
+  ASSERT_EQ(::chmod(entries().c_str(), 0700), 0);
+  EXPECT_EQ(c.load("k").value_or(""), "payload");
+
+  // A link in the subdirectory's place, even to a private directory of ours.
+  fs::rename(entries(), root_ / "private");
+  fs::create_directory_symlink(root_ / "private", entries());
+  std::string problem;
+  EXPECT_FALSE(c.load("k", &problem));
+  EXPECT_NE(problem.find("symbolic link"), std::string::npos) << problem;
+  EXPECT_FALSE(c.store("k", "payload", &problem));
+  EXPECT_NE(problem.find("symbolic link"), std::string::npos) << problem;
+  fs::remove(entries());
+
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "the rest changes owners: needs root";
+  ASSERT_TRUE(c.store("k", "payload"));
+  ASSERT_EQ(::chown(entries().c_str(), 65534, 65534), 0);
+  EXPECT_FALSE(c.load("k", &problem));
+  EXPECT_NE(problem.find("owned by uid 65534"), std::string::npos) << problem;
+  EXPECT_FALSE(c.store("k", "payload", &problem));
+  EXPECT_NE(problem.find("owned by uid 65534"), std::string::npos) << problem;
+}
+
+// An entry owned by another user is never loaded (as root: the test changes owners).
+TEST_F(DiskCache, AnEntryOfAnotherUserIsNotLoaded) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "changes owners: needs root";
+  disk_cache c = make();
+  ASSERT_TRUE(c.store("k", "payload"));
+  ASSERT_EQ(::chown(c.entry_path("k").c_str(), 65534, 65534), 0);
+  std::string problem;
+  EXPECT_FALSE(c.load("k", &problem));
+  EXPECT_NE(problem.find("owned by uid 65534"), std::string::npos) << problem;
+  ASSERT_TRUE(c.store("k", "payload"));
+  EXPECT_EQ(c.load("k").value_or(""), "payload");
 }
 
 // ---- Configuration -----------------------------------------------------------------
