@@ -3,6 +3,7 @@
 
 #include "cache/disk_cache.hpp"
 #include "cache/kernel_entry.hpp"
+#include "config.hpp"
 #include "jit/jit.hpp"
 #include "memory/pool.hpp"
 #include "registry.hpp"
@@ -16,6 +17,8 @@
 #include <chrono>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <link.h>
 #include <cstring>
 #include <optional>
@@ -34,9 +37,20 @@ namespace pacxx {
 namespace rt {
 namespace {
 
-std::string env(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? v : "";
+// The environment, read once. A malformed value is kept as the error, which
+// current() raises on first use of a device, before any setting below is used.
+struct loaded_configuration {
+  configuration c;
+  std::string error;
+};
+loaded_configuration load_configuration() {
+  loaded_configuration l;
+  try {
+    l.c = read_configuration();
+  } catch (const error &e) {
+    l.error = e.what();
+  }
+  return l;
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -83,6 +97,18 @@ public:
   void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
               const launch_config &cfg);
 
+  std::string describe_configuration() const {
+    if (!config_.error.empty())
+      throw error(config_.error);
+    const configuration &c = config_.c;
+    std::string s = "device: " + (c.device.empty() ? std::string("default") : c.device) + "\n";
+    s += std::string("trace: ") + (c.trace ? "on" : "off") + ", staging: " + (c.staging ? "on" : "off") + "\n";
+    s += "dump directory: " + (c.dump_dir.empty() ? std::string("none") : c.dump_dir) + "\n";
+    s += "memory pool: " + (c.pool_mb ? "at most " + std::to_string(*c.pool_mb) + " MB"
+                                      : std::string("at most a quarter of the device's memory")) + "\n";
+    return s + disk_.describe() + "\n";
+  }
+
   std::vector<device_description> describe(std::vector<std::string> &notes) {
     discover();
     notes = notes_;
@@ -118,10 +144,11 @@ private:
   };
   std::mutex cache_mutex_;
   std::map<variant_key, std::unique_ptr<cached_kernel>> cache_;
-  bool trace_ = env("PACXX_TRACE") == "1";
-  bool staging_ = env("PACXX_STAGING") != "0";
-  disk_cache disk_;
-  std::string dump_dir_ = env("PACXX_DUMP_DIR");
+  const loaded_configuration config_ = load_configuration();
+  bool trace_ = config_.c.trace;
+  bool staging_ = config_.c.staging;
+  disk_cache disk_{disk_cache::from_configuration(config_.c)};
+  std::string dump_dir_ = config_.c.dump_dir;
 
   void discover() {
     std::call_once(discover_once_, [this] {
@@ -148,32 +175,25 @@ private:
   }
 
   void select() {
+    if (!config_.error.empty()) {
+      selection_error_ = config_.error;
+      return;
+    }
     choose();
     if (!current_)
       return;
     // PACXX_POOL_MB bounds the unused device memory kept for reuse (0: none); default
     // a quarter of the device's memory.
     std::size_t max_cached = current_->memory_bytes() / 4;
-    if (std::string mb = env("PACXX_POOL_MB"); !mb.empty()) {
-      char *end = nullptr;
-      errno = 0;
-      const unsigned long long v = std::strtoull(mb.c_str(), &end, 10);
-      if (mb.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE ||
-          v > (std::numeric_limits<std::size_t>::max() >> 20)) {
-        current_ = nullptr;
-        selection_error_ = "pacxx: PACXX_POOL_MB=" + mb + " is not a number of megabytes";
-        return;
-      }
-      max_cached = static_cast<std::size_t>(v) << 20;
-    }
+    if (config_.c.pool_mb)
+      max_cached = *config_.c.pool_mb << 20;
     pool_ = std::make_unique<memory_pool>(*current_, max_cached);
   }
 
   // PACXX_DEVICE=cuda|opencl[:index]; default: the first CUDA device, else OpenCL.
   void choose() {
     discover();
-    std::string want = env("PACXX_DEVICE");
-    if (want.empty()) {
+    if (config_.c.device_backend.empty()) {
       if (!devices_.empty()) {
         current_ = devices_[0].get(); // CUDA devices come first
         current_id_ = ids_[0];
@@ -181,7 +201,8 @@ private:
         selection_error_ = "pacxx: no device found. Devices present:" + device_list();
       return;
     }
-    std::string id = want.find(':') == std::string::npos ? want + ":0" : want;
+    const std::string &want = config_.c.device;
+    std::string id = config_.c.device_backend + ":" + std::to_string(config_.c.device_index);
     for (std::size_t i = 0; i < devices_.size(); ++i)
       if (ids_[i] == id) {
         current_ = devices_[i].get();
@@ -189,8 +210,7 @@ private:
         return;
       }
     selection_error_ = "pacxx: PACXX_DEVICE=" + want +
-                       " names no device on this machine (use cuda or opencl, optionally "
-                       "with :index). Devices present:" + device_list();
+                       " names no device on this machine. Devices present:" + device_list();
   }
 
   // args_size/args_align: the launch's; a disk entry for another layout is rebuilt.
@@ -201,6 +221,8 @@ private:
                         const std::vector<std::uint64_t> *staged) const;
   void dump(const jit::compiled_kernel &c, const device &dev,
             const std::vector<std::uint64_t> *staged) const;
+  void check_limits(const launch_limits &l, const std::string &kernel,
+                    const launch_config &cfg) const;
 };
 
 std::string file_stem(const jit::kernel_info &info) {
@@ -219,10 +241,41 @@ std::string file_stem(const jit::kernel_info &info) {
   return s + hash;
 }
 
+// Writes one dump file. O_NOFOLLOW: a symbolic link planted under the expected name
+// (the dump directory may be shared, e.g. under /tmp) is refused, never followed to
+// overwrite whatever it points at.
+static void write_dump_file(const std::string &path, const std::string &bytes) {
+  auto fail = [&](const char *what) {
+    const int e = errno;
+    std::string why = e == ELOOP ? "it is a symbolic link, which pacxx does not follow"
+                                 : std::strerror(e);
+    return error("pacxx: PACXX_DUMP_DIR: cannot " + std::string(what) + " " + path + ": " + why);
+  };
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw fail("create");
+  for (std::size_t done = 0; done < bytes.size();) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error e = fail("write");
+      ::close(fd);
+      throw e;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0)
+    throw fail("write"); // e.g. a deferred ENOSPC or EIO
+}
+
 void runtime::dump(const jit::compiled_kernel &c, const device &dev,
                    const std::vector<std::uint64_t> *staged) const {
   std::error_code ec;
   std::filesystem::create_directories(dump_dir_, ec);
+  if (ec)
+    throw error("pacxx: PACXX_DUMP_DIR: cannot create the directory " + dump_dir_ + ": " +
+                ec.message());
   std::string stem = dump_dir_ + "/" + file_stem(c.info);
   if (staged && !staged->empty()) { // one file per variant
     char h[17];
@@ -233,12 +286,8 @@ void runtime::dump(const jit::compiled_kernel &c, const device &dev,
     stem += std::string("-staged") + h;
   }
   bool spir = dev.target() == ir_target::spir;
-  std::ofstream ir(stem + (spir ? ".spir.ll" : ".nvptx.ll"));
-  ir << c.ir;
-  std::ofstream code(stem + (spir ? ".spir.bc" : ".ptx"), std::ios::binary);
-  code << c.code;
-  if (!ir || !code)
-    throw error("pacxx: PACXX_DUMP_DIR: cannot write " + stem + ".*");
+  write_dump_file(stem + (spir ? ".spir.ll" : ".nvptx.ll"), c.ir);
+  write_dump_file(stem + (spir ? ".spir.bc" : ".ptx"), c.code);
 }
 
 // Everything the binary depends on: versions, the device and its driver, the device
@@ -372,6 +421,38 @@ runtime::cached_kernel &runtime::kernel_for(const void *entry, device &dev,
   return *ck;
 }
 
+static std::string triple(std::size_t x, std::size_t y, std::size_t z) {
+  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+}
+
+// Every launch is checked here, before the driver sees it: CUDA answers an over-limit
+// launch with a bare error code, and PoCL asserts (ending the process) on too much
+// local memory. The limits were queried when the kernel was loaded: no driver call.
+void runtime::check_limits(const launch_limits &l, const std::string &kernel,
+                           const launch_config &cfg) const {
+  const dim &g = cfg.grid, &b = cfg.block;
+  const std::string who = "pacxx: kernel '" + kernel + "' ";
+  if (cfg.dynamic_shared_bytes > l.dynamic_shared)
+    throw error(who + "asks for " + std::to_string(cfg.dynamic_shared_bytes) +
+                " bytes of dynamic shared memory; " + current_id_ + " allows at most " +
+                std::to_string(l.dynamic_shared) + " per block");
+  // Per dimension first, so that the product below cannot overflow.
+  if (b.x > l.block.x || b.y > l.block.y || b.z > l.block.z ||
+      b.x * b.y * b.z > l.threads_per_block)
+    throw error(who + "launched with block " + triple(b.x, b.y, b.z) + "; " + current_id_ +
+                " allows at most " + std::to_string(l.threads_per_block) +
+                " threads per block for this kernel and " + triple(l.block.x, l.block.y, l.block.z) +
+                " per dimension");
+  if (g.x > l.grid.x || g.y > l.grid.y || g.z > l.grid.z)
+    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + "; " + current_id_ +
+                " allows at most " + triple(l.grid.x, l.grid.y, l.grid.z) + " blocks per dimension");
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  if ((b.x && g.x > max / b.x) || (b.y && g.y > max / b.y) || (b.z && g.z > max / b.z))
+    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + " and block " +
+                triple(b.x, b.y, b.z) + ": grid * block threads in a dimension exceed " +
+                std::to_string(max) + ", the most " + current_id_ + " can index");
+}
+
 void runtime::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
                      const launch_config &cfg) {
   device &dev = current();
@@ -398,6 +479,7 @@ void runtime::launch(const void *entry, const void *args, std::size_t size, std:
   const dim &g = cfg.grid, &b = cfg.block;
   if (b.x == 0 || b.y == 0 || b.z == 0)
     throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
+  check_limits(ck.kernel->limits, ck.info.display, cfg);
   auto t1 = std::chrono::steady_clock::now();
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
     try {
@@ -428,6 +510,8 @@ std::vector<device_description> describe_devices(std::vector<std::string> &notes
 }
 
 std::string selected_device_id() { return runtime::get().current_id(); }
+
+std::string describe_configuration() { return runtime::get().describe_configuration(); }
 
 } // namespace rt
 

@@ -21,6 +21,9 @@ struct device_description {
 std::vector<device_description> describe_devices(std::vector<std::string> &notes);
 // The device PACXX_DEVICE selects (or the default), as pacxx-info reports it.
 std::string selected_device_id();
+// The settings from the PACXX_* variables, one per line, as pacxx-info reports them;
+// throws pacxx::error, listing every malformed variable, as the first launch would.
+std::string describe_configuration();
 
 // Tools over a program file built by pacxx++ (reads its device modules).
 struct program_kernel {

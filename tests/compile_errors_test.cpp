@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -50,5 +51,24 @@ INSTANTIATE_TEST_SUITE_P(Constructs, CompileError,
                          ::testing::Values("virtual_call", "function_pointer", "throw", "try_catch",
                                            "mutable_global", "long_double", "inline_asm",
                                            "missing_body", "stage_thread_id", "stage_device_memory"));
+
+// Without an input file pacxx++ must say so, like clang, rather than link its runtime
+// alone and fail with "undefined reference to main".
+TEST(Driver, NoInputFiles) {
+  const std::string out = std::string(PACXX_TEST_BINARY_DIR) + "/no_input_program";
+  std::remove(out.c_str());
+  for (const std::string &args : std::vector<std::string>{"", " -O2 -o " + out}) {
+    result r = run(std::string(PACXX_CXX) + args);
+    EXPECT_NE(r.status, 0) << args << ":\n" << r.output;
+    EXPECT_NE(r.output.find("pacxx++: error: no input files"), std::string::npos)
+        << args << ":\n" << r.output;
+    EXPECT_EQ(r.output.find("undefined reference"), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(std::ifstream(out)) << "no program may be left behind";
+  // A missing file is clang's own error, not "no input files".
+  result r = run(std::string(PACXX_CXX) + " /nonexistent/pacxx_input.cpp -o " + out);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("no such file or directory"), std::string::npos) << r.output;
+}
 
 } // namespace

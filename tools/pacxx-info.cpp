@@ -1,4 +1,5 @@
-// pacxx-info: the backends and devices pacxx sees on this machine.
+// pacxx-info: the backends and devices pacxx sees on this machine, and the settings
+// of the PACXX_* variables (a malformed one is reported here as at the first launch).
 #include "runtime.hpp"
 
 #include <cstdio>
@@ -15,6 +16,19 @@ int main() {
     std::printf("  (none)\n");
   for (const std::string &n : notes)
     std::printf("note: %s\n", n.c_str());
+  try {
+    std::printf("configuration:\n");
+    std::string config = pacxx::rt::describe_configuration();
+    for (std::size_t start = 0, end; start < config.size(); start = end + 1) {
+      end = config.find('\n', start);
+      if (end == std::string::npos)
+        end = config.size();
+      std::printf("  %s\n", config.substr(start, end - start).c_str());
+    }
+  } catch (const std::exception &e) {
+    std::printf("  error in the environment:\n%s\n", e.what());
+    return 1;
+  }
   try {
     std::printf("selected (PACXX_DEVICE or default): %s\n",
                 pacxx::rt::selected_device_id().c_str());

@@ -174,6 +174,10 @@ public:
     StringRef Name = Callee->getName();
     if (Name.startswith("llvm.eh.")) // part of a try/catch, diagnosed at its landing pad
       return false;
+    // A UBSan check: stripped from device code (see stripSanitizerChecks), so neither
+    // the handler nor its static data (a mutable host global) reaches a device.
+    if (isSanitizerHandler(Name))
+      return false;
     if (Name == "__cxa_throw" || Name == "__cxa_rethrow" || Name == "__cxa_allocate_exception") {
       if (Name != "__cxa_allocate_exception")
         error(&CB, In, "throws an exception (throw)");

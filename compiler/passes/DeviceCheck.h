@@ -33,6 +33,10 @@ struct DeviceClosure {
 // True for functions the JIT provides: pacxx builtins, LLVM intrinsics, C math.
 bool isDeviceProvided(llvm::StringRef Name);
 
+// A call into UBSan's runtime (__ubsan_handle_*, from -fsanitize=undefined): its checks
+// are stripped from device code (KernelExtraction's stripSanitizerChecks).
+inline bool isSanitizerHandler(llvm::StringRef Name) { return Name.startswith("__ubsan_handle_"); }
+
 // A landing pad that only runs destructors or terminates (noexcept): dead on a device.
 bool isCleanupOrTerminatePad(const llvm::LandingPadInst &LP);
 

@@ -13,6 +13,8 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -112,6 +114,68 @@ void printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel) {
   errs() << "\n";
 }
 
+// UBSan (-fsanitize=undefined) in device code. Its checks call __ubsan_handle_* of the
+// host's sanitizer runtime with static data in mutable host globals; neither exists on
+// a device. The checks are stripped, not supported: a device-side report would need a
+// runtime of its own and a way back to the host, and turning them into traps would end
+// the process on PoCL and poison the CUDA context without saying which check failed.
+// Each check leaves the code as it would be without the sanitizer: the branch to the
+// handler's block goes, then the check's computation (which would otherwise keep, e.g.,
+// ptrtoint of every checked alloca alive and block SROA, which staging relies on). A
+// recoverable check (the default) continues to the checked code; a check that does
+// not return (-fno-sanitize-recover, __builtin_unreachable, a missing return) was
+// `unreachable` after the call, which is what that path means without the sanitizer.
+// -fsanitize=function's per-function type data (func_sanitize metadata pointing at
+// host RTTI) goes too: kernels make no indirect calls. Host code keeps every check.
+void stripSanitizerChecks(Module &Dev) {
+  SmallVector<CallBase *, 16> Calls;
+  for (Function &F : Dev) {
+    F.setMetadata("func_sanitize", nullptr);
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction())
+          if (isSanitizerHandler(Callee->getName()))
+            Calls.push_back(CB);
+  }
+  SmallPtrSet<BasicBlock *, 16> Handlers;
+  for (CallBase *CB : Calls) {
+    Handlers.insert(CB->getParent());
+    SmallVector<Value *, 4> Args(CB->args());
+    CB->eraseFromParent(); // handlers return void: no uses
+    for (Value *A : Args)
+      RecursivelyDeleteTriviallyDeadInstructions(A);
+  }
+  for (BasicBlock *H : Handlers) {
+    // The handler's block is now empty: `br label %cont` or `unreachable`.
+    Instruction *T = H->getTerminator();
+    if (H->size() != 1)
+      continue; // something else happens there: leave the branch to it
+    BasicBlock *Cont = isa<BranchInst>(T) && cast<BranchInst>(T)->isUnconditional()
+                           ? cast<BranchInst>(T)->getSuccessor(0)
+                           : nullptr;
+    if (!Cont && !isa<UnreachableInst>(T))
+      continue;
+    SmallVector<BasicBlock *, 2> Preds(predecessors(H));
+    for (BasicBlock *P : Preds) {
+      auto *Br = dyn_cast<BranchInst>(P->getTerminator());
+      if (!Br || !Br->isConditional())
+        continue;
+      BasicBlock *Other = Br->getSuccessor(0) == H ? Br->getSuccessor(1) : Br->getSuccessor(0);
+      if (Other == H || (Cont && Other != Cont))
+        continue; // not a check's shape: leave it
+      Value *Cond = Br->getCondition();
+      BranchInst::Create(Other, Br);
+      Br->eraseFromParent();
+      RecursivelyDeleteTriviallyDeadInstructions(Cond);
+    }
+    if (pred_empty(H)) {
+      if (Cont)
+        Cont->removePredecessor(H);
+      H->eraseFromParent();
+    }
+  }
+}
+
 struct KernelInfo {
   Function *Entry;
   std::string Display;
@@ -127,6 +191,7 @@ std::unique_ptr<Module> buildDeviceModule(Module &M, const SetVector<const Funct
   Keep.insert(Globals.begin(), Globals.end());
   std::unique_ptr<Module> Dev =
       CloneModule(M, VMap, [&](const GlobalValue *GV) { return Keep.count(GV) != 0; });
+  stripSanitizerChecks(*Dev); // first: its static data then becomes unused below
 
   // CloneModule declares everything it did not copy; drop what nothing uses.
   SmallVector<GlobalValue *, 64> Dead;

@@ -17,10 +17,30 @@ struct dim3 {
   std::size_t x = 1, y = 1, z = 1;
 };
 
+// What a device accepts when launching one loaded kernel. Backends fill it in once,
+// when the kernel is loaded (device limits are queried once per device), so that the
+// runtime checks every launch against it without a driver call: an over-limit launch
+// must be a pacxx::error naming the kernel and the limit, not a bare driver error
+// code or, on PoCL, an assertion that ends the process.
+struct launch_limits {
+  // Threads per block for this kernel (CUDA: lower than the device's when the kernel
+  // uses many registers; OpenCL: CL_KERNEL_WORK_GROUP_SIZE).
+  std::size_t threads_per_block = 0;
+  dim3 block{0, 0, 0}; // threads per dimension
+  // Blocks per dimension. OpenCL has no limit of its own (SIZE_MAX); for every backend
+  // the threads per dimension (grid * block) must also fit in size_t.
+  dim3 grid{0, 0, 0};
+  // Bytes of dynamic shared (OpenCL: local) memory per block: the device's maximum
+  // (CUDA: the opt-in maximum, which launch() opts in to) minus the kernel's static
+  // shared memory.
+  std::size_t dynamic_shared = 0;
+};
+
 // A kernel loaded on a device (a CUmodule/CUfunction pair, or a cl_program/cl_kernel).
 class loaded_kernel {
 public:
   virtual ~loaded_kernel() = default;
+  launch_limits limits; // set by the backend's load() / load_binary()
 };
 
 class device {
@@ -62,6 +82,7 @@ public:
   virtual std::unique_ptr<loaded_kernel> load_binary(const std::string &binary,
                                                      const std::string &kernel_name) = 0;
   // Asynchronous. grid = number of blocks per dimension, block = threads per block.
+  // The caller has checked them against k.limits.
   virtual void launch(loaded_kernel &k, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                       const void *args, std::size_t args_size) = 0;
   virtual void synchronize() = 0;

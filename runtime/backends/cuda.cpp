@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -42,6 +43,11 @@ using CUlinkState = CUlinkState_st *;
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // _Y, _Z follow
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;  // _Y, _Z follow
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
@@ -79,6 +85,7 @@ struct api {
   CUresult (*cuLinkComplete)(CUlinkState, void **, std::size_t *);
   CUresult (*cuLinkDestroy)(CUlinkState);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void **, void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
@@ -175,6 +182,7 @@ const loaded_api &load_api() {
     sym(cu.cuLinkComplete, "cuLinkComplete");
     sym(cu.cuLinkDestroy, "cuLinkDestroy");
     sym(cu.cuFuncSetAttribute, "cuFuncSetAttribute");
+    sym(cu.cuFuncGetAttribute, "cuFuncGetAttribute");
     sym(cu.cuLaunchKernel, "cuLaunchKernel");
     sym(cu.cuGetErrorName, "cuGetErrorName");
     sym(cu.cuGetErrorString, "cuGetErrorString");
@@ -267,6 +275,20 @@ public:
     driver_ = "CUDA " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
               " (" + std::to_string(version) + ")";
     check(cu, cu.cuDeviceTotalMem_v2(&memory_, dev), "cuDeviceTotalMem_v2");
+    // Launch limits, once per device; load_image() narrows them per kernel.
+    auto attribute = [&](int attr, const char *what) {
+      int v = 0;
+      check(cu, cu.cuDeviceGetAttribute(&v, attr, dev), "cuDeviceGetAttribute", what);
+      return static_cast<std::size_t>(v);
+    };
+    block_limit_ = {attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, "max block dim x"),
+                    attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 1, "max block dim y"),
+                    attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + 2, "max block dim z")};
+    grid_limit_ = {attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, "max grid dim x"),
+                   attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 1, "max grid dim y"),
+                   attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 2, "max grid dim z")};
+    shared_opt_in_limit_ = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                     "max shared memory per block (opt-in)");
   }
 
   const char *backend_name() const override { return "cuda"; }
@@ -450,6 +472,26 @@ private:
       check(cu_, r, "cuModuleGetFunction", "kernel '" + kernel_name + "'");
     }
     auto k = std::make_unique<cuda_kernel>(ctx_, mod, fn, kernel_name);
+    // Per-kernel limits, once per loaded kernel (the module unloads with k on a throw).
+    auto attribute = [&](int attr, const char *what) {
+      int v = 0;
+      check(cu_, cu_.cuFuncGetAttribute(&v, attr, fn), "cuFuncGetAttribute",
+            std::string(what) + " of kernel '" + kernel_name + "'");
+      return static_cast<std::size_t>(v);
+    };
+    const std::size_t static_shared = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "shared size");
+    k->limits.threads_per_block = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "max threads");
+    k->limits.block = block_limit_;
+    k->limits.grid = grid_limit_;
+    k->limits.dynamic_shared =
+        shared_opt_in_limit_ > static_shared ? shared_opt_in_limit_ - static_shared : 0;
+    // Without an opt-in the driver allows 48 KiB minus the static shared memory, as
+    // the attribute reports; launch() opts in above it (never trusting more than the
+    // documented default, so a surprising answer costs one call, not a failed launch).
+    const std::size_t allowed = attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "max dynamic shared");
+    k->shared_opt_in_ = std::min(allowed, default_dynamic_shared_limit > static_shared
+                                              ? default_dynamic_shared_limit - static_shared
+                                              : std::size_t{0});
     std::size_t offset = 0, size = 0;
     if (cu_.cuFuncGetParamInfo && cu_.cuFuncGetParamInfo(fn, 0, &offset, &size) == CUDA_SUCCESS)
       k->param_size_ = size;
@@ -460,6 +502,8 @@ private:
   std::shared_ptr<const context> ctx_;
   std::string name_, arch_, driver_;
   std::size_t memory_ = 0;
+  dim3 block_limit_, grid_limit_;
+  std::size_t shared_opt_in_limit_ = 0;
   std::mutex load_mutex_;
 };
 

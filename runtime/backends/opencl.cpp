@@ -142,6 +142,7 @@ struct api {
   PACXX_CL_FN(clCreateKernel)
   PACXX_CL_FN(clReleaseKernel)
   PACXX_CL_FN(clSetKernelArg)
+  PACXX_CL_FN(clGetKernelWorkGroupInfo)
   PACXX_CL_FN(clSetKernelExecInfo)
   PACXX_CL_FN(clEnqueueNDRangeKernel)
   PACXX_CL_FN(clFinish)
@@ -195,6 +196,7 @@ const loaded_api &load_api() {
     PACXX_CL_SYM(clCreateKernel)
     PACXX_CL_SYM(clReleaseKernel)
     PACXX_CL_SYM(clSetKernelArg)
+    PACXX_CL_SYM(clGetKernelWorkGroupInfo)
     PACXX_CL_SYM(clSetKernelExecInfo)
     PACXX_CL_SYM(clEnqueueNDRangeKernel)
     PACXX_CL_SYM(clFinish)
@@ -304,6 +306,18 @@ public:
                           "clGetDeviceInfo(CL_DRIVER_VERSION)");
     memory_ = info_value<cl_ulong>(cl.clGetDeviceInfo, dev, CL_DEVICE_GLOBAL_MEM_SIZE,
                                    "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)");
+    // Launch limits, once per device; create_kernel() narrows them per kernel.
+    local_memory_ = info_value<cl_ulong>(cl.clGetDeviceInfo, dev, CL_DEVICE_LOCAL_MEM_SIZE,
+                                         "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
+    // At least 3 dimensions (CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS >= 3); pacxx uses 3.
+    const cl_uint dims = info_value<cl_uint>(cl.clGetDeviceInfo, dev,
+                                             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                                             "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)");
+    std::vector<std::size_t> sizes(std::max<cl_uint>(dims, 3), 1);
+    check(cl.clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(std::size_t),
+                             sizes.data(), nullptr),
+          "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+    block_limit_ = {sizes[0], sizes[1], sizes[2]};
   }
 
   const char *backend_name() const override { return "opencl"; }
@@ -483,12 +497,33 @@ private:
     cl_kernel k = cl_.clCreateKernel(prog.get(), kernel_name.c_str(), &e);
     check(e, "clCreateKernel", where);
     std::unique_ptr<loaded_kernel> result;
+    launch_limits limits;
     try {
+      // Asked before any argument is set, CL_KERNEL_LOCAL_MEM_SIZE is the kernel's own
+      // (static) local memory: the dynamic argument counts as 0 until set.
+      auto group_info = [&](cl_kernel_work_group_info param, const char *call) {
+        std::size_t v = 0;
+        if (param == CL_KERNEL_LOCAL_MEM_SIZE) {
+          cl_ulong u = 0;
+          check(cl_.clGetKernelWorkGroupInfo(k, st_->dev, param, sizeof u, &u, nullptr), call, where);
+          return static_cast<std::size_t>(u);
+        }
+        check(cl_.clGetKernelWorkGroupInfo(k, st_->dev, param, sizeof v, &v, nullptr), call, where);
+        return v;
+      };
+      limits.threads_per_block =
+          group_info(CL_KERNEL_WORK_GROUP_SIZE, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+      const std::size_t static_local =
+          group_info(CL_KERNEL_LOCAL_MEM_SIZE, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+      limits.block = block_limit_;
+      limits.grid = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+      limits.dynamic_shared = local_memory_ > static_local ? local_memory_ - static_local : 0;
       result = std::make_unique<opencl_kernel>(st_, prog.get(), k, kernel_name);
     } catch (...) {
       cl_.clReleaseKernel(k);
       throw;
     }
+    result->limits = limits;
     prog.release(); // owned by the kernel now
     return result;
   }
@@ -504,7 +539,8 @@ private:
   const api &cl_;
   std::shared_ptr<state> st_;
   std::string name_, driver_;
-  std::size_t memory_ = 0;
+  std::size_t memory_ = 0, local_memory_ = 0;
+  dim3 block_limit_;
 };
 
 } // namespace

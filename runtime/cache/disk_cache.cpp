@@ -1,6 +1,7 @@
 // The persistent kernel cache (see disk_cache.hpp) and the hashes behind its keys
 // and checksums.
 #include "cache/disk_cache.hpp"
+#include "config.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -169,36 +170,24 @@ std::uint64_t checksum64(std::string_view data) { return detail::siphash64(check
 // ---- Settings ------------------------------------------------------------------
 
 disk_cache::settings disk_cache::from_environment() {
-  auto env = [](const char *name) {
-    const char *v = std::getenv(name);
-    return std::string(v ? v : "");
-  };
-  settings s;
-  if (std::string dir = env("PACXX_CACHE_DIR"); !dir.empty())
-    s.directory = dir;
-  else if (std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty() && xdg[0] == '/')
-    s.directory = fs::path(xdg) / "pacxx"; // the XDG spec ignores relative paths
-  else if (std::string home = env("HOME"); !home.empty())
-    s.directory = fs::path(home) / ".cache" / "pacxx";
-  else {
-    s.enabled = false;
-    s.note = "no directory: none of PACXX_CACHE_DIR, XDG_CACHE_HOME and HOME is set";
-  }
+  return from_configuration(read_configuration());
+}
 
-  if (std::string mb = env("PACXX_CACHE_MAX_MB"); !mb.empty()) {
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(mb.c_str(), &end, 10);
-    if (mb.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE ||
-        v > (UINT64_MAX >> 20))
-      s.note = "PACXX_CACHE_MAX_MB=" + mb + " is not a number of megabytes; using 1024";
-    else if (v == 0) {
+disk_cache::settings disk_cache::from_configuration(const configuration &c) {
+  settings s;
+  s.directory = c.cache_dir;
+  if (c.cache_dir.empty()) {
+    s.enabled = false;
+    s.note = c.cache_dir_why;
+  }
+  if (c.cache_max_mb) {
+    if (*c.cache_max_mb == 0) {
       s.enabled = false;
       s.note = "PACXX_CACHE_MAX_MB=0";
     } else
-      s.max_bytes = std::uint64_t{v} << 20;
+      s.max_bytes = *c.cache_max_mb << 20;
   }
-  if (env("PACXX_CACHE") == "0") {
+  if (!c.cache) {
     s.enabled = false;
     s.note = "PACXX_CACHE=0";
   }

@@ -34,6 +34,8 @@
 
 namespace pacxx::rt {
 
+struct configuration; // config.hpp
+
 // 128-bit SipHash-2-4 of the parts, each prefixed with its length (so that no two
 // different lists of parts encode alike), as 32 lowercase hex digits. Keys pass every
 // input of the binary as a part: pacxx and LLVM versions, backend, device name,
@@ -68,8 +70,8 @@ public:
     bool enabled = true;
     std::filesystem::path directory;
     std::uint64_t max_bytes = std::uint64_t{1024} << 20;
-    // Why the cache is off ("PACXX_CACHE=0", no directory, PACXX_CACHE_MAX_MB=0) or
-    // what was wrong with a setting (a malformed PACXX_CACHE_MAX_MB); else empty.
+    // Why the cache is off ("PACXX_CACHE=0", no directory, PACXX_CACHE_MAX_MB=0);
+    // else empty. (A malformed setting is an error, see config.hpp.)
     // For pacxx-info and the trace, through describe().
     std::string note;
   };
@@ -77,7 +79,10 @@ public:
   // From the environment: directory $PACXX_CACHE_DIR, else $XDG_CACHE_HOME/pacxx (when
   // absolute), else $HOME/.cache/pacxx; PACXX_CACHE=0 disables; PACXX_CACHE_MAX_MB
   // (default 1024) bounds the total size of the entry files; 0 turns the cache off.
+  // Read through config.hpp: a malformed value of any PACXX_* variable throws
+  // pacxx::error (from_configuration never throws).
   static settings from_environment();
+  static settings from_configuration(const configuration &c);
 
   disk_cache() : disk_cache(from_environment()) {}
   explicit disk_cache(settings s);

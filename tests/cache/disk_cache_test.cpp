@@ -2,6 +2,7 @@
 // corruption, LRU trimming, concurrent writers (threads and processes), trust (its own
 // subdirectory, key binding, links, FIFOs, huge files, owners and modes), configuration.
 #include "cache/disk_cache.hpp"
+#include "pacxx/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -774,12 +775,19 @@ TEST(DiskCacheConfig, SizeBoundFromTheEnvironment) {
   env.set("PACXX_CACHE_MAX_MB", "5");
   EXPECT_EQ(disk_cache().max_bytes(), std::uint64_t{5} << 20);
   EXPECT_EQ(disk_cache().note(), "");
-  env.set("PACXX_CACHE_MAX_MB", "lots");
-  EXPECT_EQ(disk_cache().max_bytes(), std::uint64_t{1024} << 20);
-  EXPECT_TRUE(disk_cache().enabled());
-  EXPECT_NE(disk_cache().note().find("PACXX_CACHE_MAX_MB=lots"), std::string::npos);
-  env.set("PACXX_CACHE_MAX_MB", "-3");
-  EXPECT_EQ(disk_cache().max_bytes(), std::uint64_t{1024} << 20);
+  // A malformed bound is an error (config.hpp), never a silent default.
+  for (const char *bad : {"lots", "-3"}) {
+    env.set("PACXX_CACHE_MAX_MB", bad);
+    try {
+      disk_cache c;
+      ADD_FAILURE() << "PACXX_CACHE_MAX_MB=" << bad << " accepted: " << c.describe();
+    } catch (const pacxx::error &e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("PACXX_CACHE_MAX_MB=") + bad +
+                                           " is not a number of megabytes"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   env.set("PACXX_CACHE_MAX_MB", "0");
   EXPECT_FALSE(disk_cache().enabled());
 }

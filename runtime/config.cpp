@@ -1,0 +1,110 @@
+// See config.hpp.
+#include "config.hpp"
+
+#include "pacxx/error.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <vector>
+
+namespace pacxx::rt {
+namespace {
+
+std::string shown(const char *name, const std::string &value) {
+  return std::string(name) + "=" + value;
+}
+
+bool all_digits(const std::string &s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+} // namespace
+
+bool parse_switch(const char *name, const std::string &value) {
+  if (value == "0" || value == "1")
+    return value == "1";
+  throw error("pacxx: " + shown(name, value) + " is not a switch; use 0 (off) or 1 (on)");
+}
+
+std::uint64_t parse_megabytes(const char *name, const std::string &value, std::uint64_t max_mb) {
+  // Digits only: strtoull alone would take " 5", "+5", "-5" (wrapping) and "5MB".
+  bool ok = all_digits(value) && value.size() <= 20;
+  std::uint64_t v = 0;
+  if (ok) {
+    errno = 0;
+    unsigned long long parsed = std::strtoull(value.c_str(), nullptr, 10);
+    ok = errno != ERANGE && parsed <= max_mb;
+    v = parsed;
+  }
+  if (!ok)
+    throw error("pacxx: " + shown(name, value) +
+                " is not a number of megabytes; use a decimal integer from 0 to " +
+                std::to_string(max_mb));
+  return v;
+}
+
+configuration read_configuration(const env_lookup &lookup) {
+  auto get = [&](const char *name) -> std::string {
+    const char *v = lookup ? lookup(name) : std::getenv(name);
+    return v ? v : ""; // unset and empty are the same: the default
+  };
+  configuration c;
+  std::vector<std::string> problems;
+  // Each parser throws; collect the messages so that all bad variables show at once.
+  auto attempt = [&](auto &&parse) {
+    try {
+      parse();
+    } catch (const error &e) {
+      problems.push_back(e.what());
+    }
+  };
+
+  if (std::string d = get("PACXX_DEVICE"); !d.empty())
+    attempt([&] {
+      std::string backend = d.substr(0, d.find(':'));
+      std::string index = d.find(':') == std::string::npos ? "0" : d.substr(d.find(':') + 1);
+      if ((backend != "cuda" && backend != "opencl") || !all_digits(index) || index.size() > 9)
+        throw error("pacxx: " + shown("PACXX_DEVICE", d) +
+                    " is not a device; use cuda or opencl, optionally with :index (e.g. opencl:1)");
+      c.device = d;
+      c.device_backend = backend;
+      c.device_index = std::stoul(index);
+    });
+  if (std::string v = get("PACXX_TRACE"); !v.empty())
+    attempt([&] { c.trace = parse_switch("PACXX_TRACE", v); });
+  if (std::string v = get("PACXX_STAGING"); !v.empty())
+    attempt([&] { c.staging = parse_switch("PACXX_STAGING", v); });
+  c.dump_dir = get("PACXX_DUMP_DIR");
+  if (std::string v = get("PACXX_POOL_MB"); !v.empty())
+    attempt([&] {
+      c.pool_mb = parse_megabytes("PACXX_POOL_MB", v, std::numeric_limits<std::size_t>::max() >> 20);
+    });
+  if (std::string v = get("PACXX_CACHE"); !v.empty())
+    attempt([&] { c.cache = parse_switch("PACXX_CACHE", v); });
+  if (std::string v = get("PACXX_CACHE_MAX_MB"); !v.empty())
+    attempt([&] {
+      c.cache_max_mb = parse_megabytes("PACXX_CACHE_MAX_MB", v,
+                                       std::numeric_limits<std::uint64_t>::max() >> 20);
+    });
+
+  if (std::string dir = get("PACXX_CACHE_DIR"); !dir.empty())
+    c.cache_dir = dir;
+  else if (std::string xdg = get("XDG_CACHE_HOME"); !xdg.empty() && xdg[0] == '/')
+    c.cache_dir = (std::filesystem::path(xdg) / "pacxx").string();
+  else if (std::string home = get("HOME"); !home.empty())
+    c.cache_dir = (std::filesystem::path(home) / ".cache" / "pacxx").string();
+  else
+    c.cache_dir_why = "no directory: none of PACXX_CACHE_DIR, XDG_CACHE_HOME and HOME is set";
+
+  if (!problems.empty()) {
+    std::string msg;
+    for (const std::string &p : problems)
+      msg += (msg.empty() ? "" : "\n") + p;
+    throw error(msg);
+  }
+  return c;
+}
+
+} // namespace pacxx::rt

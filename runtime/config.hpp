@@ -1,0 +1,56 @@
+// The runtime's configuration: the only place that reads PACXX_* variables (and
+// XDG_CACHE_HOME / HOME for the cache's default directory).
+//
+// One rule for every variable: unset or empty means the default; any other value
+// must be well formed, and a malformed one is a pacxx::error naming the variable, the
+// value and what is accepted, never a silent default (a typo such as PACXX_TRACE=yes
+// or PACXX_CACHE_MAX_MB=1G would otherwise go unnoticed). Every malformed variable is
+// reported at once, one line each, so fixing the environment takes one round.
+//
+// Accepted values:
+//   switches (PACXX_TRACE, PACXX_STAGING, PACXX_CACHE)  exactly 0 or 1; no yes/on/true,
+//       so that there is one spelling to document, test and grep for
+//   megabytes (PACXX_POOL_MB, PACXX_CACHE_MAX_MB)      decimal digits, 0 included,
+//       at most what fits in bytes (size_t / uint64_t); no sign, unit or spaces
+//   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
+//   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace pacxx::rt {
+
+struct configuration {
+  // PACXX_DEVICE as written, and parsed; an empty backend means the default device
+  // (the first CUDA device, else OpenCL).
+  std::string device, device_backend;
+  std::size_t device_index = 0;
+  bool trace = false;   // PACXX_TRACE
+  bool staging = true;  // PACXX_STAGING
+  std::string dump_dir; // PACXX_DUMP_DIR; empty: no dumps
+  // PACXX_POOL_MB; nullopt: the runtime's default (a quarter of the device's memory).
+  std::optional<std::size_t> pool_mb;
+  bool cache = true; // PACXX_CACHE
+  // $PACXX_CACHE_DIR, else $XDG_CACHE_HOME/pacxx (absolute only, as the XDG spec
+  // says), else $HOME/.cache/pacxx; empty when none is set (cache_dir_why says so).
+  std::string cache_dir, cache_dir_why;
+  std::optional<std::uint64_t> cache_max_mb; // PACXX_CACHE_MAX_MB
+};
+
+// How a variable is looked up: returns nullptr when unset (std::getenv by default;
+// tests pass a map).
+using env_lookup = std::function<const char *(const char *name)>;
+
+// Reads and checks every variable; throws pacxx::error listing every malformed one.
+// Reads the environment anew on each call (the runtime calls it once per process).
+configuration read_configuration(const env_lookup &lookup = {});
+
+// The parsers behind it, for tests and for the rare caller that needs one variable.
+// `name` and `value` appear in the error message.
+bool parse_switch(const char *name, const std::string &value);
+std::uint64_t parse_megabytes(const char *name, const std::string &value, std::uint64_t max_mb);
+
+} // namespace pacxx::rt
