@@ -3,24 +3,11 @@
 # corrupted entry is reported and rebuilt; PACXX_CACHE=0 turns it off; processes that
 # start together on an empty cache all succeed.
 file(REMOVE_RECURSE ${DIR})
-function(run_saxpy out_var)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env PACXX_DEVICE=opencl PACXX_TRACE=1
-                          PACXX_CACHE_DIR=${DIR} ${ARGN} ${PROGRAM}
-                  RESULT_VARIABLE r OUTPUT_VARIABLE o ERROR_VARIABLE e)
-  if(r)
-    message(FATAL_ERROR "${PROGRAM} failed: ${o}${e}")
-  endif()
-  set(${out_var} "${o}${e}" PARENT_SCOPE)
-endfunction()
-function(expect text pattern what)
-  if(NOT text MATCHES "${pattern}")
-    message(FATAL_ERROR "${what}: expected '${pattern}' in:\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cache_run_support.cmake)
 
-run_saxpy(first)
+run(${PROGRAM} first)
 expect("${first}" "compiled in" "cold cache")
-run_saxpy(second)
+run(${PROGRAM} second)
 expect("${second}" "from disk cache in" "warm cache in a new process")
 
 # Corrupt every entry (cut in half): detected, reported, rebuilt, never trusted.
@@ -37,13 +24,13 @@ foreach(f ${entries})
     message(FATAL_ERROR "cannot truncate ${f}")
   endif()
 endforeach()
-run_saxpy(third)
+run(${PROGRAM} third)
 expect("${third}" "compiled in" "corrupted entry")
 expect("${third}" "disk cache|truncated|checksum|size" "the trace reports the bad entry")
-run_saxpy(fourth)
+run(${PROGRAM} fourth)
 expect("${fourth}" "from disk cache in" "rebuilt entry")
 
-run_saxpy(off PACXX_CACHE=0)
+run(${PROGRAM} off PACXX_CACHE=0)
 expect("${off}" "compiled in" "PACXX_CACHE=0")
 
 # Four processes at once on an empty cache.
@@ -56,5 +43,5 @@ execute_process(
 if(r)
   message(FATAL_ERROR "one of four concurrent processes failed")
 endif()
-run_saxpy(after)
+run(${PROGRAM} after)
 expect("${after}" "from disk cache in" "after concurrent writers")

@@ -8,20 +8,7 @@
 #  - modes 0700/0600 under umask 0; a directory writable by others is refused.
 file(REMOVE_RECURSE ${DIR})
 set(sub ${DIR}/kernels-v2)
-function(run program out_var)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env PACXX_DEVICE=opencl PACXX_TRACE=1
-                          PACXX_CACHE_DIR=${DIR} ${ARGN} ${program}
-                  RESULT_VARIABLE r OUTPUT_VARIABLE o ERROR_VARIABLE e TIMEOUT 60)
-  if(NOT r STREQUAL "0")
-    message(FATAL_ERROR "${program} failed (${r}): ${o}${e}")
-  endif()
-  set(${out_var} "${o}${e}" PARENT_SCOPE)
-endfunction()
-function(expect text pattern what)
-  if(NOT text MATCHES "${pattern}")
-    message(FATAL_ERROR "${what}: expected '${pattern}' in:\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cache_run_support.cmake)
 function(mode_of path out_var)
   execute_process(COMMAND stat -c %a ${path} OUTPUT_VARIABLE m OUTPUT_STRIP_TRAILING_WHITESPACE)
   set(${out_var} "${m}" PARENT_SCOPE)

@@ -6,6 +6,7 @@
 // (built with AddressSanitizer and UBSan where available), never another kernel.
 // A bounded loop with a fixed seed, so that a failure reproduces; a few seconds.
 #include "cache/disk_cache.hpp"
+#include "files.hpp"
 #include "cache/kernel_entry.hpp"
 
 #include <gtest/gtest.h>
@@ -19,14 +20,8 @@ using namespace pacxx::rt;
 
 namespace {
 
-std::string read_file(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_file(const fs::path &p, const std::string &bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-}
+using pacxx_test::read_file;
+using pacxx_test::write_file;
 
 class fuzzer {
 public:

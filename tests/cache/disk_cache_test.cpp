@@ -2,6 +2,7 @@
 // corruption, LRU trimming, concurrent writers (threads and processes), trust (its own
 // subdirectory, key binding, links, FIFOs, huge files, owners and modes), configuration.
 #include "cache/disk_cache.hpp"
+#include "files.hpp"
 #include "pacxx/error.hpp"
 
 #include <gtest/gtest.h>
@@ -29,14 +30,8 @@ using pacxx::rt::disk_cache;
 
 namespace {
 
-std::string read_file(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_file(const fs::path &p, const std::string &bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-}
+using pacxx_test::read_file;
+using pacxx_test::write_file;
 
 std::string hex(const std::array<std::uint8_t, 16> &a) {
   static const char digits[] = "0123456789abcdef";
