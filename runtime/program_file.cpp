@@ -72,23 +72,37 @@ std::string check_links(const std::string &path) {
   return jit::describe_link_problems(f.program.check());
 }
 
-std::vector<std::string> emit_ptx(const std::string &path, const std::string &dir,
-                                  const std::string &arch) {
+std::vector<std::string> emit_kernels(const std::string &path, const std::string &dir,
+                                      ir_target target, const std::string &arch,
+                                      const std::vector<std::uint64_t> *staged) {
   program_file f(path);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     throw error("pacxx: cannot create " + dir + ": " + ec.message());
+  auto write = [](const std::string &file, const std::string &display, const std::string &text) {
+    std::ofstream out(file);
+    out << "; " << display << "\n" << text;
+    if (!out)
+      throw error("pacxx: cannot write " + file);
+  };
   std::vector<std::string> files;
   for (std::size_t m = 0; m < f.program.size(); ++m)
     for (const jit::kernel_info &k : f.program.kernels(m)) {
-      jit::compiled_kernel c = jit::compile(f.program, m, k.entry, ir_target::nvptx, arch);
-      std::string file = dir + "/kernel" + std::to_string(files.size()) + ".ptx";
-      std::ofstream out(file);
-      out << "// " << k.display << "\n" << c.code;
-      if (!out)
-        throw error("pacxx: cannot write " + file);
-      files.push_back(file);
+      jit::compiled_kernel c = jit::compile(f.program, m, k.entry, target, arch, staged);
+      std::string base = dir + "/kernel" + std::to_string(files.size());
+      if (target == ir_target::nvptx) {
+        write(base + ".nvptx.ll", k.display, c.ir);
+        // PTX comments start with //, and ptxas reads this file.
+        std::ofstream out(base + ".ptx");
+        out << "// " << k.display << "\n" << c.code;
+        if (!out)
+          throw error("pacxx: cannot write " + base + ".ptx");
+        files.push_back(base + ".ptx");
+      } else {
+        write(base + ".spir.ll", k.display, c.ir);
+        files.push_back(base + ".spir.ll");
+      }
     }
   return files;
 }

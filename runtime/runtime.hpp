@@ -32,9 +32,14 @@ struct program_kernel {
 std::vector<program_kernel> list_kernels(const std::string &path);
 // Compiler-style lines for every kernel call whose body is in no device module ("" if none).
 std::string check_links(const std::string &path);
-// Writes <dir>/<n>.ptx for every kernel (architecture e.g. "sm_90"); returns the files.
-std::vector<std::string> emit_ptx(const std::string &path, const std::string &dir,
-                                  const std::string &arch);
+// Lowers every kernel as the JIT would for a device of `target` (architecture e.g.
+// "sm_90"; ignored for SPIR) and writes <dir>/kernel<n>.ptx (NVPTX only) and its final
+// LLVM IR, <dir>/kernel<n>.nvptx.ll or .spir.ll; returns the PTX files for NVPTX, the IR
+// files for SPIR. `staged` holds the values of the kernels' pacxx::stage calls (raw bits,
+// in id order) or is null for unstaged code, as with PACXX_STAGING=0.
+std::vector<std::string> emit_kernels(const std::string &path, const std::string &dir,
+                                      ir_target target, const std::string &arch,
+                                      const std::vector<std::uint64_t> *staged);
 
 } // namespace rt
 } // namespace pacxx

@@ -414,6 +414,8 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
       EMD->addOperand(strings(Ctx, {E.first.Callee, Loc, E.second}));
   }
   StripDebugInfo(*Dev);
+  if (Options.PrintDevice)
+    Dev->print(outs(), nullptr);
 
   std::string Bitcode;
   raw_string_ostream OS(Bitcode);
@@ -424,10 +426,16 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
 
   // The driver adds line tables so diagnostics can name lines; drop them unless the
   // user asked for debug information.
-  if (const char *S = std::getenv("PACXX_STRIP_DEBUG"))
-    if (S[0] == '1')
-      StripDebugInfo(M);
+  if (Options.StripDebug)
+    StripDebugInfo(M);
   return PreservedAnalyses::none();
+}
+
+KernelExtractionOptions KernelExtractionOptions::fromEnvironment() {
+  KernelExtractionOptions O;
+  const char *S = std::getenv("PACXX_STRIP_DEBUG");
+  O.StripDebug = S && S[0] == '1';
+  return O;
 }
 
 } // namespace pacxx

@@ -7,10 +7,28 @@
 
 namespace pacxx {
 
+// The pass's switches. In clang (pacxx++, -fpass-plugin) nothing can pass options to a
+// plugin pass, so the defaults come from the environment the driver sets; in opt they
+// are pass options: -passes='pacxx-kernel-extraction<strip-debug;print-device>'.
+struct KernelExtractionOptions {
+  // Drop the debug information the driver added for diagnostics from the host module
+  // (default: PACXX_STRIP_DEBUG=1, set by pacxx++ unless the user asked for -g).
+  bool StripDebug = false;
+  // Print the device module, exactly as it is embedded, to stdout: the only way to see
+  // it as text, since the host module holds it as bitcode (for tests and debugging).
+  bool PrintDevice = false;
+  static KernelExtractionOptions fromEnvironment();
+};
+
 class KernelExtractionPass : public llvm::PassInfoMixin<KernelExtractionPass> {
 public:
+  KernelExtractionPass() : Options(KernelExtractionOptions::fromEnvironment()) {}
+  explicit KernelExtractionPass(KernelExtractionOptions O) : Options(O) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   static bool isRequired() { return true; } // also at -O0 and under optnone
+
+private:
+  KernelExtractionOptions Options;
 };
 
 } // namespace pacxx
