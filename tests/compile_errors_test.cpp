@@ -50,7 +50,8 @@ TEST_P(CompileError, RejectedAtTheUsersLine) {
 INSTANTIATE_TEST_SUITE_P(Constructs, CompileError,
                          ::testing::Values("virtual_call", "function_pointer", "throw", "try_catch",
                                            "mutable_global", "long_double", "inline_asm",
-                                           "missing_body", "stage_thread_id", "stage_device_memory"));
+                                           "missing_body", "library_not_provided",
+                                           "stage_thread_id", "stage_device_memory"));
 
 // Without an input file pacxx++ must say so, like clang, rather than link its runtime
 // alone and fail with "undefined reference to main".

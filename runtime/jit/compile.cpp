@@ -49,74 +49,228 @@ unsigned dimension_of(CallInst &call) {
   return static_cast<unsigned>(d->getZExtValue());
 }
 
-// "llvm.sin.f32" -> ("sin", float); "sinf" -> ("sin", float); "sin" -> ("sin", double).
-static bool math_name(const Function &f, bool map_intrinsics, StringRef &base, bool &is_float,
-                      int &arity) {
+// "llvm.sin.f32" -> ("sin", float); "sinf" -> ("sin", float); "sin" -> ("sin", double);
+// "abs" -> ("abs", not float).
+static const abi::lib_function *library_function(const Function &f, bool map_intrinsics,
+                                                  bool &is_float) {
   StringRef n = f.getName();
   if (n.startswith("llvm.")) {
     if (!map_intrinsics)
-      return false;
+      return nullptr;
     StringRef rest = n.drop_front(5);
     if (rest.endswith(".f32"))
       is_float = true;
     else if (rest.endswith(".f64"))
       is_float = false;
     else
-      return false;
+      return nullptr;
     rest = rest.drop_back(4);
     // The intrinsics that some target lowers to a libcall it cannot resolve.
     static const char *const mapped[] = {"sin", "cos", "exp", "exp2", "log", "log2",
                                          "log10", "pow", "round", "fma"};
+    bool ignored;
     for (const char *x : mapped)
       if (rest == x)
-        for (const auto &mf : abi::math_functions)
-          if (rest == mf.name) {
-            base = mf.name;
-            arity = mf.arity;
-            return true;
-          }
-    return false;
+        return abi::find_lib_function(rest.data(), rest.size(), &ignored);
+    return nullptr;
   }
-  const abi::math_function *mf = abi::find_math_function(n.data(), n.size(), &is_float);
-  if (!mf)
-    return false;
-  base = mf->name;
-  arity = mf->arity;
-  return true;
+  return abi::find_lib_function(n.data(), n.size(), &is_float);
+}
+
+// Whether `ty` is the host's signature (x86-64, after clang's ABI lowering) of a
+// library function of this shape; a function of the same name but another type is
+// not the C library's and is left alone.
+static bool has_shape(FunctionType *ty, abi::lib_shape shape, bool is_float) {
+  LLVMContext &ctx = ty->getContext();
+  Type *fp = is_float ? Type::getFloatTy(ctx) : Type::getDoubleTy(ctx);
+  Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+  Type *ptr = PointerType::getUnqual(ctx);
+  auto is = [&](Type *ret, std::initializer_list<Type *> params) {
+    return ty->getReturnType() == ret && ty->params().equals(ArrayRef<Type *>(params));
+  };
+  using abi::lib_shape;
+  switch (shape) {
+  case lib_shape::f_f: return is(fp, {fp});
+  case lib_shape::f_ff: return is(fp, {fp, fp});
+  case lib_shape::f_fff: return is(fp, {fp, fp, fp});
+  case lib_shape::f_fi: return is(fp, {fp, i32});
+  case lib_shape::f_fl: return is(fp, {fp, i64});
+  case lib_shape::f_fpi:
+  case lib_shape::f_fpf: return is(fp, {fp, ptr});
+  case lib_shape::f_ffpi: return is(fp, {fp, fp, ptr});
+  case lib_shape::i_f: return is(i32, {fp});
+  case lib_shape::l_f: return is(i64, {fp});
+  case lib_shape::f_str: return is(fp, {ptr});
+  case lib_shape::i_i:
+    return ty->getNumParams() == 1 && ty->getReturnType()->isIntegerTy() &&
+           ty->getParamType(0) == ty->getReturnType();
+  case lib_shape::quot_rem: {
+    // (int, int) returning the struct coerced to one value (div_t: i64, ldiv_t:
+    // {i64, i64}), or through an sret pointer.
+    unsigned first = ty->getNumParams() == 3 && ty->getParamType(0)->isPointerTy() ? 1 : 0;
+    if (ty->getNumParams() != first + 2 || !ty->getParamType(first)->isIntegerTy() ||
+        ty->getParamType(first + 1) != ty->getParamType(first))
+      return false;
+    return first ? ty->getReturnType()->isVoidTy() : ty->getReturnType()->isSized();
+  }
+  }
+  return false;
+}
+
+static std::vector<CallInst *> calls_of(Function &f) {
+  std::vector<CallInst *> calls;
+  for (User *u : f.users())
+    if (auto *c = dyn_cast<CallInst>(u))
+      if (c->getCalledFunction() == &f)
+        calls.push_back(c);
+  return calls;
+}
+
+static AllocaInst *entry_alloca(CallInst &c, Type *ty) {
+  Function &fn = *c.getFunction();
+  IRBuilder<> b(&*fn.getEntryBlock().getFirstInsertionPt());
+  return b.CreateAlloca(ty);
+}
+
+// C name of a floating-point library function: "scalbn", float -> "scalbnf".
+static FunctionCallee c_function(Module &m, StringRef base, bool is_float, FunctionType *ty) {
+  return m.getOrInsertFunction((base + (is_float ? "f" : "")).str(), ty);
+}
+
+void lower_library(Module &m, bool opencl) {
+  std::vector<Function *> fns;
+  for (Function &f : m)
+    if (f.isDeclaration())
+      fns.push_back(&f);
+  for (Function *f : fns) {
+    bool is_float = false;
+    const abi::lib_function *lf = library_function(*f, false, is_float);
+    if (!lf || !has_shape(f->getFunctionType(), lf->shape, is_float))
+      continue;
+    const StringRef base = lf->name;
+    LLVMContext &ctx = m.getContext();
+    Type *fp = is_float ? Type::getFloatTy(ctx) : Type::getDoubleTy(ctx);
+    Type *i32 = Type::getInt32Ty(ctx);
+    std::function<Value *(IRBuilder<> &, CallInst &)> lower;
+    switch (lf->shape) {
+    case abi::lib_shape::i_i:
+      // abs, labs, llabs: the two's-complement negation, so abs(INT_MIN) is INT_MIN as
+      // on the host (where it is undefined, but that is what every x86 libc returns).
+      lower = [&](IRBuilder<> &b, CallInst &c) -> Value * {
+        return b.CreateBinaryIntrinsic(Intrinsic::abs, c.getArgOperand(0), b.getFalse());
+      };
+      break;
+    case abi::lib_shape::quot_rem:
+      // div, ldiv, lldiv: {quot, rem}, both truncated toward zero as in C99, laid out
+      // as the struct is and handed back the way clang passes it (coerced or sret).
+      lower = [&](IRBuilder<> &b, CallInst &c) -> Value * {
+        const bool sret = c.arg_size() == 3;
+        Value *x = c.getArgOperand(sret), *y = c.getArgOperand(sret + 1);
+        const uint64_t size = x->getType()->getIntegerBitWidth() / 8;
+        Value *out = sret ? c.getArgOperand(0) : entry_alloca(c, c.getType());
+        b.CreateStore(b.CreateSDiv(x, y), out);
+        b.CreateStore(b.CreateSRem(x, y), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), out, size));
+        return sret ? nullptr : b.CreateLoad(c.getType(), out);
+      };
+      break;
+    case abi::lib_shape::f_str:
+      // nan(tag): the tag's meaning is implementation-defined; both targets give the
+      // default quiet NaN, which is the host's nan("").
+      lower = [&](IRBuilder<> &, CallInst &) -> Value * { return ConstantFP::getQNaN(fp); };
+      break;
+    case abi::lib_shape::f_fl:
+      // scalbln(x, long n): neither target has it. Any |n| beyond the exponent range
+      // saturates, so clamping n to int and calling scalbn is exact (as CUDA's headers do).
+      lower = [&](IRBuilder<> &b, CallInst &c) -> Value * {
+        Value *n = c.getArgOperand(1);
+        Value *lo = b.getInt64(INT32_MIN), *hi = b.getInt64(INT32_MAX);
+        n = b.CreateBinaryIntrinsic(Intrinsic::smax, b.CreateBinaryIntrinsic(Intrinsic::smin, n, hi), lo);
+        return b.CreateCall(c_function(m, "scalbn", is_float, FunctionType::get(fp, {fp, i32}, false)),
+                            {c.getArgOperand(0), b.CreateTrunc(n, i32)});
+      };
+      break;
+    case abi::lib_shape::l_f: {
+      // lround, lrint (long is 64 bits, as long long): libdevice has only the llround
+      // and llrint forms; OpenCL has neither, so round or rint, then convert (an
+      // out-of-range result is unspecified in C too).
+      const bool nearest = base.endswith("round");
+      lower = [&, nearest](IRBuilder<> &b, CallInst &c) -> Value * {
+        if (!opencl)
+          return b.CreateCall(c_function(m, nearest ? "llround" : "llrint", is_float, f->getFunctionType()),
+                              {c.getArgOperand(0)});
+        Value *r = b.CreateCall(c_function(m, nearest ? "round" : "rint", is_float,
+                                           FunctionType::get(fp, {fp}, false)),
+                                {c.getArgOperand(0)});
+        return b.CreateFPToSI(r, c.getType());
+      };
+      if (!opencl && base.startswith("ll"))
+        continue; // llround, llrint: libdevice's own
+      break;
+    }
+    case abi::lib_shape::f_fpi:
+    case abi::lib_shape::f_fpf:
+    case abi::lib_shape::f_ffpi:
+      if (!opencl)
+        continue; // libdevice takes generic pointers
+      // frexp, modf, remquo: OpenCL's overloads take a pointer to one address space
+      // and PoCL has no generic one, so the builtin writes a private temporary that is
+      // then copied to where the caller's pointer points.
+      lower = [&](IRBuilder<> &b, CallInst &c) -> Value * {
+        const unsigned last = c.arg_size() - 1;
+        Type *pointee = lf->shape == abi::lib_shape::f_fpf ? fp : i32;
+        AllocaInst *tmp = entry_alloca(c, pointee);
+        SmallVector<Value *, 3> args(c.args());
+        Value *user = args[last];
+        args[last] = tmp;
+        CallInst *r = b.CreateCall(f->getFunctionType(), f, args);
+        b.CreateStore(b.CreateLoad(pointee, tmp), user);
+        return r;
+      };
+      break;
+    default:
+      continue;
+    }
+    for (CallInst *c : calls_of(*f)) { // the calls lower() makes are not among them
+      IRBuilder<> b(c);
+      Value *v = lower(b, *c);
+      if (v)
+        c->replaceAllUsesWith(v);
+      c->eraseFromParent();
+    }
+    if (f->use_empty())
+      f->eraseFromParent();
+  }
 }
 
 void map_math(Module &m, CallingConv::ID cc,
-              const std::function<std::string(StringRef, bool, int)> &target_name,
+              const std::function<std::string(StringRef, bool, abi::lib_shape)> &target_name,
               bool map_intrinsics) {
   SmallVector<Function *, 16> fns;
   for (Function &f : m)
     if (f.isDeclaration())
       fns.push_back(&f);
   for (Function *f : fns) {
-    StringRef base;
     bool is_float = false;
-    int arity = 0;
-    if (!math_name(*f, map_intrinsics, base, is_float, arity))
-      continue;
-    Type *fp = is_float ? Type::getFloatTy(m.getContext()) : Type::getDoubleTy(m.getContext());
+    const abi::lib_function *lf = library_function(*f, map_intrinsics, is_float);
     FunctionType *ty = f->getFunctionType();
-    bool shape_ok = ty->getReturnType() == fp && ty->getNumParams() == unsigned(arity);
-    for (Type *p : ty->params())
-      shape_ok &= p == fp;
-    if (!shape_ok)
+    if (!lf || !has_shape(ty, lf->shape, is_float))
       continue;
-    std::string target = target_name(base, is_float, arity);
+    std::string target = target_name(lf->name, is_float, lf->shape);
+    if (target.empty())
+      continue; // lowered by lower_library
     FunctionCallee callee = m.getOrInsertFunction(target, ty);
     auto *nf = cast<Function>(callee.getCallee());
     nf->setCallingConv(cc);
     nf->setDoesNotThrow();
     nf->setWillReturn();
-    nf->setDoesNotAccessMemory();
-    SmallVector<CallInst *, 8> calls;
-    for (User *u : f->users())
-      if (auto *c = dyn_cast<CallInst>(u))
-        calls.push_back(c);
-    for (CallInst *c : calls) {
+    // frexp, modf and remquo store their second result through the pointer.
+    const bool writes = lf->shape == abi::lib_shape::f_fpi || lf->shape == abi::lib_shape::f_fpf ||
+                        lf->shape == abi::lib_shape::f_ffpi;
+    if (writes)
+      nf->setOnlyAccessesArgMemory();
+    else
+      nf->setDoesNotAccessMemory();
+    for (CallInst *c : calls_of(*f)) {
       c->setCalledFunction(nf);
       c->setCallingConv(cc);
     }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "jit/jit.hpp"
+#include "pacxx/detail/abi.hpp"
 
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -24,10 +25,15 @@ void for_each_call(llvm::Module &m, llvm::StringRef name,
 // The dimension argument of an id builtin (0, 1 or 2).
 unsigned dimension_of(llvm::CallInst &call);
 
-// Math: rewrites calls of C math functions and of the LLVM math intrinsics a target
-// cannot lower, to the names `target_name(base, is_float, arity)` returns.
+// The C library (abi::lib_functions). lower_library replaces the calls that a target
+// has no function for by IR of its own (integer abs, div, nan, scalbln, lround and lrint,
+// and on OpenCL the private temporaries of frexp, modf and remquo); map_math then
+// renames the rest, and the LLVM math intrinsics a target cannot lower, to what
+// `target_name(base, is_float, shape)` returns (empty: leave the call alone).
+void lower_library(llvm::Module &m, bool opencl);
 void map_math(llvm::Module &m, llvm::CallingConv::ID cc,
-              const std::function<std::string(llvm::StringRef base, bool is_float, int arity)> &target_name,
+              const std::function<std::string(llvm::StringRef base, bool is_float,
+                                              abi::lib_shape shape)> &target_name,
               bool map_intrinsics);
 
 // Moves every constant global from the generic address space to `as`.

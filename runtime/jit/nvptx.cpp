@@ -159,9 +159,15 @@ static bool link_libdevice(Module &m) {
   return true;
 }
 
+// Everything lower_library leaves is in libdevice under its C name: __nv_sinf,
+// __nv_frexp, __nv_ilogbf, __nv_llround, ...
 static void map_math_to_libdevice(Module &m) {
   map_math(m, CallingConv::C,
-           [](StringRef base, bool is_float, int) {
+           [](StringRef base, bool is_float, abi::lib_shape shape) {
+             using abi::lib_shape;
+             if (shape == lib_shape::i_i || shape == lib_shape::quot_rem ||
+                 shape == lib_shape::f_str || shape == lib_shape::f_fl)
+               return std::string();
              // libdevice's sqrtf is approximate unless __CUDA_PREC_SQRT, which LLVM 15's
              // NVVMReflect does not know; the intrinsic lowers to sqrt.rn as nvcc's does.
              if (base == "sqrt")
@@ -191,6 +197,7 @@ Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
 
   lower_builtins(m);
   lower_assert(m);
+  lower_library(m, /*opencl=*/false);
   map_math_to_libdevice(m);
   move_constants(m, 1); // global memory: large tables do not fit the 64 KiB constant bank
   link_libdevice(m);

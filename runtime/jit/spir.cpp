@@ -17,9 +17,27 @@ using namespace llvm;
 namespace pacxx {
 namespace jit {
 
-// Itanium mangling of the OpenCL overload: _Z3sinf, _Z5atan2dd, _Z3fmafff.
-static std::string opencl_math_name(StringRef base, bool is_float, int arity) {
-  return "_Z" + std::to_string(base.size()) + base.str() + std::string(arity, is_float ? 'f' : 'd');
+// The OpenCL builtin for what lower_library leaves, by its Itanium-mangled name:
+// _Z3sinf, _Z5atan2dd, _Z3fmafff, _Z5ldexpfi, _Z5ilogbd; frexp, modf and remquo by
+// their private-pointer overloads (_Z5frexpfPi, _Z4modfdPd, _Z6remquoffPi), which
+// lower_library made them write. scalbn is ldexp (the radix is 2).
+static std::string opencl_math_name(StringRef base, bool is_float, abi::lib_shape shape) {
+  using abi::lib_shape;
+  const std::string f = is_float ? "f" : "d";
+  std::string params;
+  switch (shape) {
+  case lib_shape::f_f: case lib_shape::i_f: params = f; break;
+  case lib_shape::f_ff: params = f + f; break;
+  case lib_shape::f_fff: params = f + f + f; break;
+  case lib_shape::f_fi: params = f + "i"; break;
+  case lib_shape::f_fpi: params = f + "Pi"; break;
+  case lib_shape::f_fpf: params = f + "P" + f; break;
+  case lib_shape::f_ffpi: params = f + f + "Pi"; break;
+  default: return std::string(); // lowered to IR by lower_library
+  }
+  if (base == "scalbn")
+    base = "ldexp";
+  return "_Z" + std::to_string(base.size()) + base.str() + params;
 }
 
 static FunctionCallee opencl_builtin(Module &m, const char *mangled, Type *ret, ArrayRef<Type *> args,
@@ -178,8 +196,8 @@ Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
     IRBuilder<> ib(&c);
     return ib.CreateAddrSpaceCast(k->getArg(1), c.getType());
   });
-  map_math(m, CallingConv::SPIR_FUNC,
-opencl_math_name, /*map_intrinsics=*/true);
+  lower_library(m, /*opencl=*/true);
+  map_math(m, CallingConv::SPIR_FUNC, opencl_math_name, /*map_intrinsics=*/true);
   move_constants(m, 2); // OpenCL's constant address space
   return k;
 }
@@ -188,8 +206,7 @@ std::string spir_emit(Module &m) {
   // The optimiser must not have moved local memory out of the kernel (or renamed it).
   check_local_memory_in_kernel(m, *m.getFunction(kernel_symbol));
   // The optimiser may have introduced math intrinsics; PoCL needs OpenCL builtins.
-  map_math(m, CallingConv::SPIR_FUNC,
-opencl_math_name, /*map_intrinsics=*/true);
+  map_math(m, CallingConv::SPIR_FUNC, opencl_math_name, /*map_intrinsics=*/true);
   std::string bc;
   raw_string_ostream os(bc);
   WriteBitcodeToFile(m, os);

@@ -50,29 +50,75 @@ constexpr const char *md_kernels = "pacxx.kernels";
 // to a function this unit does not define; resolved against the other units at link.
 constexpr const char *md_extern_calls = "pacxx.extern_calls";
 
-// C math functions a kernel may call (float variant adds 'f'); the JIT maps them to
-// libdevice (CUDA) or OpenCL builtins. {name, number of floating-point arguments}.
-struct math_function {
-  const char *name;
-  int arity;
+// The C library functions a kernel may call without a body in the program: what CUDA
+// offers in device code from <cmath>, <cstdlib> and <cstring>. One table, read by the
+// compiler's link check (pacxx-kernels --check, DeviceCheck) and by the JIT that
+// provides them (runtime/jit: libdevice on CUDA, OpenCL builtins on SPIR, or IR of its
+// own). A floating-point function has a double variant `name` and a float one `namef`.
+// Each is matched with the signature clang gives it on the host (x86-64: long and long
+// long are 64 bits, div_t comes back as an i64, ldiv_t as {i64, i64}).
+//
+// Deliberately not provided:
+// - long double variants (sinl, nexttoward, ...): no long double on a device (DeviceCheck
+//   rejects the type);
+// - memcpy, memset, memmove are no calls: clang emits LLVM intrinsics, which both
+//   targets lower; memcmp, strlen and the rest of <cstring> are not offered by CUDA;
+// - malloc/free (a CUDA device heap has no OpenCL counterpart), rand, qsort, atoi, ...;
+// - isnan, isinf, isfinite, signbit, fpclassify, isgreater, ... and std::abs(float) are
+//   no calls either: clang expands them inline;
+// - lgamma's sign (signgam) and the non-standard sincos, exp10, sinpi, rsqrt.
+enum class lib_shape : unsigned char {
+  f_f,    // F(F): sin, ...
+  f_ff,   // F(F, F): atan2, ...
+  f_fff,  // F(F, F, F): fma
+  f_fi,   // F(F, int): ldexp, scalbn
+  f_fl,   // F(F, long): scalbln
+  f_fpi,  // F(F, int *): frexp
+  f_fpf,  // F(F, F *): modf
+  f_ffpi, // F(F, F, int *): remquo
+  i_f,    // int(F): ilogb
+  l_f,    // long or long long (F): lround, llround, lrint, llrint
+  f_str,  // F(const char *): nan
+  i_i,    // integer (integer): abs, labs, llabs; no float variant
+  quot_rem, // div_t(int, int), ldiv_t(long, long), lldiv_t: no float variant
 };
-constexpr math_function math_functions[] = {
-    {"sin", 1},   {"cos", 1},    {"tan", 1},       {"asin", 1},  {"acos", 1},   {"atan", 1},
-    {"sinh", 1},  {"cosh", 1},   {"tanh", 1},      {"asinh", 1}, {"acosh", 1},  {"atanh", 1},
-    {"exp", 1},   {"exp2", 1},   {"expm1", 1},     {"log", 1},   {"log2", 1},   {"log10", 1},
-    {"log1p", 1}, {"sqrt", 1},   {"cbrt", 1},      {"fabs", 1},  {"floor", 1},  {"ceil", 1},
-    {"round", 1}, {"trunc", 1},  {"rint", 1},      {"nearbyint", 1}, {"erf", 1}, {"erfc", 1},
-    {"tgamma", 1}, {"lgamma", 1}, {"atan2", 2},    {"pow", 2},   {"hypot", 2},  {"fmod", 2},
-    {"fmin", 2},  {"fmax", 2},   {"copysign", 2},  {"remainder", 2}, {"fdim", 2}, {"fma", 3},
+struct lib_function {
+  const char *name;
+  lib_shape shape;
+};
+constexpr lib_function lib_functions[] = {
+    {"sin", lib_shape::f_f},        {"cos", lib_shape::f_f},       {"tan", lib_shape::f_f},
+    {"asin", lib_shape::f_f},       {"acos", lib_shape::f_f},      {"atan", lib_shape::f_f},
+    {"sinh", lib_shape::f_f},       {"cosh", lib_shape::f_f},      {"tanh", lib_shape::f_f},
+    {"asinh", lib_shape::f_f},      {"acosh", lib_shape::f_f},     {"atanh", lib_shape::f_f},
+    {"exp", lib_shape::f_f},        {"exp2", lib_shape::f_f},      {"expm1", lib_shape::f_f},
+    {"log", lib_shape::f_f},        {"log2", lib_shape::f_f},      {"log10", lib_shape::f_f},
+    {"log1p", lib_shape::f_f},      {"logb", lib_shape::f_f},      {"sqrt", lib_shape::f_f},
+    {"cbrt", lib_shape::f_f},       {"fabs", lib_shape::f_f},      {"floor", lib_shape::f_f},
+    {"ceil", lib_shape::f_f},       {"round", lib_shape::f_f},     {"trunc", lib_shape::f_f},
+    {"rint", lib_shape::f_f},       {"nearbyint", lib_shape::f_f}, {"erf", lib_shape::f_f},
+    {"erfc", lib_shape::f_f},       {"tgamma", lib_shape::f_f},    {"lgamma", lib_shape::f_f},
+    {"atan2", lib_shape::f_ff},     {"pow", lib_shape::f_ff},      {"hypot", lib_shape::f_ff},
+    {"fmod", lib_shape::f_ff},      {"fmin", lib_shape::f_ff},     {"fmax", lib_shape::f_ff},
+    {"copysign", lib_shape::f_ff},  {"remainder", lib_shape::f_ff}, {"fdim", lib_shape::f_ff},
+    {"nextafter", lib_shape::f_ff}, {"fma", lib_shape::f_fff},     {"ldexp", lib_shape::f_fi},
+    {"scalbn", lib_shape::f_fi},    {"scalbln", lib_shape::f_fl},  {"frexp", lib_shape::f_fpi},
+    {"modf", lib_shape::f_fpf},     {"remquo", lib_shape::f_ffpi}, {"ilogb", lib_shape::i_f},
+    {"lround", lib_shape::l_f},     {"llround", lib_shape::l_f},   {"lrint", lib_shape::l_f},
+    {"llrint", lib_shape::l_f},     {"nan", lib_shape::f_str},     {"abs", lib_shape::i_i},
+    {"labs", lib_shape::i_i},       {"llabs", lib_shape::i_i},     {"div", lib_shape::quot_rem},
+    {"ldiv", lib_shape::quot_rem},       {"lldiv", lib_shape::quot_rem},
 };
 
-// The math function `name` (e.g. "sinf": float; "sin": double), or null.
-inline const math_function *find_math_function(const char *name, std::size_t len, bool *is_float) {
-  for (const math_function &m : math_functions) {
+constexpr bool is_floating(lib_shape s) { return s != lib_shape::i_i && s != lib_shape::quot_rem; }
+
+// The library function `name` ("sinf": float; "sin": double; "abs"), or null.
+inline const lib_function *find_lib_function(const char *name, std::size_t len, bool *is_float) {
+  for (const lib_function &m : lib_functions) {
     std::size_t n = std::strlen(m.name);
-    if (std::strncmp(name, m.name, n) != 0)
+    if (len < n || std::strncmp(name, m.name, n) != 0)
       continue;
-    if (len == n || (len == n + 1 && name[n] == 'f')) {
+    if (len == n || (len == n + 1 && name[n] == 'f' && is_floating(m.shape))) {
       *is_float = len != n;
       return &m;
     }
@@ -81,15 +127,14 @@ inline const math_function *find_math_function(const char *name, std::size_t len
 }
 
 // Functions a kernel may call without a body in the program: pacxx builtins, LLVM
-// intrinsics, C math and assert's failure handler, all provided by the JIT.
+// intrinsics, the C library above and assert's failure handler, all provided by the JIT.
 inline bool is_device_provided(const char *name, std::size_t len) {
   bool is_float;
   const std::size_t prefix = std::strlen(builtin_prefix);
   return (len >= prefix && std::strncmp(name, builtin_prefix, prefix) == 0) ||
          (len == 13 && std::strncmp(name, "__assert_fail", 13) == 0) || // assert() traps
-
          (len >= 5 && std::strncmp(name, "llvm.", 5) == 0) ||
-         find_math_function(name, len, &is_float) != nullptr;
+         find_lib_function(name, len, &is_float) != nullptr;
 }
 
 } // namespace abi
