@@ -44,14 +44,6 @@ inline launch_config grid_for(std::size_t n, std::size_t block, std::size_t max_
   return {{blocks}, {block}};
 }
 
-// The first index of this thread and the stride of a grid-stride loop.
-struct grid_stride {
-  std::size_t first, stride;
-  static grid_stride get() {
-    return {Thread::get().global.x, Block::get().size.x * Grid::get().size.x};
-  }
-};
-
 // body(i) for every i in [0, n) in the elementwise pattern above (device code).
 template <class P, class Body> inline void for_each_index(std::size_t n, Body &&body) {
   const std::size_t b = Block::get().size.x, tile = b * P::items, l = Thread::get().local.x;
