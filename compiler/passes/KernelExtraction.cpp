@@ -294,7 +294,7 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
                                    ConstantArray::get(TableTy, Recs), "__pacxx_kernel_table");
 
   FunctionCallee Register = M.getOrInsertFunction(
-      "__pacxx_register_module", FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
+      abi::register_module_function, FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                                     GlobalValue::InternalLinkage, "__pacxx_register", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));

@@ -24,13 +24,10 @@ using namespace llvm;
 namespace pacxx {
 namespace {
 
-const char *const StageBuiltins[] = {"__pacxx_stage_int", "__pacxx_stage_float",
-                                     "__pacxx_stage_double"};
-
 bool isStageCall(const Instruction &I) {
   if (auto *CB = dyn_cast<CallBase>(&I))
     if (const Function *F = CB->getCalledFunction())
-      for (const char *N : StageBuiltins)
+      for (const char *N : abi::stage_builtins)
         if (F->getName() == N)
           return true;
   return false;
@@ -141,7 +138,7 @@ Function *makeStub(Module &Host, Function &Entry, const Slice &S, Value *Staged,
   PointerType *Ptr = PointerType::getUnqual(Ctx);
   Function *Stub = Function::Create(FunctionType::get(I64, {Ptr, Ptr}, false),
                                     GlobalValue::InternalLinkage,
-                                    "__pacxx_stage_stub." + Twine(Id), Host);
+                                    abi::stage_stub_prefix + Twine(Id), Host);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Stub));
   ValueToValueMapTy VM;
   VM[Entry.getArg(0)] = Stub->getArg(0);
@@ -158,10 +155,12 @@ Function *makeStub(Module &Host, Function &Entry, const Slice &S, Value *Staged,
     Value *New;
     auto *CB = dyn_cast<CallBase>(&I);
     if (CB && isLaunchShape(CB->getCalledFunction())) {
-      // pacxx::launch_config: grid {x, y, z} then block {x, y, z}, all size_t.
+      // pacxx::launch_config: grid {x, y, z} then block {x, y, z} (abi.hpp's layout).
       unsigned Dim = cast<ConstantInt>(CB->getArgOperand(0))->getZExtValue();
-      unsigned Field = (CB->getCalledFunction()->getName() == "__pacxx_local_size" ? 3 : 0) + Dim;
-      Value *Addr = B.CreateConstGEP1_64(B.getInt8Ty(), Stub->getArg(1), Field * 8);
+      bool Block = CB->getCalledFunction()->getName() == "__pacxx_local_size";
+      std::uint64_t Offset = (Block ? abi::launch_config_block : abi::launch_config_grid) +
+                             Dim * abi::launch_config_field;
+      Value *Addr = B.CreateConstGEP1_64(B.getInt8Ty(), Stub->getArg(1), Offset);
       New = B.CreateZExtOrTrunc(B.CreateLoad(I64, Addr), I.getType());
     } else {
       Instruction *C = I.clone();

@@ -382,7 +382,7 @@ static void verify(Module &m, const kernel_info &k, const char *stage) {
 static void substitute_staged(Module &m, const std::vector<std::uint64_t> *staged) {
   SmallVector<Function *, 4> fns;
   for (Function &f : m)
-    if (f.getName().startswith(abi::staged_prefix) || f.getName().startswith("__pacxx_stage_"))
+    if (f.getName().startswith(abi::staged_prefix) || f.getName().startswith(abi::stage_builtin_prefix))
       fns.push_back(&f);
   for (Function *f : fns)
     for_each_call(m, f->getName(), [&](CallInst &c) -> Value * {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pacxx/runtime.hpp"
+
 namespace pacxx {
 namespace abi {
 
@@ -38,10 +40,41 @@ struct kernel_record {
   const stage_stub *stages;  // one stub per pacxx::stage in the kernel, in id order
   std::uint64_t stage_count;
 };
+// KernelExtraction.cpp emits these structs as LLVM types ({i32, i32, i64} and
+// {ptr, ptr, ptr, i64}, 64-bit pointers): the layouts may not drift.
+static_assert(sizeof(void *) == 8, "pacxx hosts are 64-bit");
+static_assert(sizeof(module_header) == 16 && offsetof(module_header, size) == 8,
+              "module_header is {i32 magic, i32 version, i64 size}");
+static_assert(sizeof(kernel_record) == 32 && offsetof(kernel_record, name) == 8 &&
+                  offsetof(kernel_record, stages) == 16 && offsetof(kernel_record, stage_count) == 24,
+              "kernel_record is {ptr, ptr, ptr, i64}");
 
 // In a device module each pacxx::stage(v) has become __pacxx_staged_<type>(i32 id, v):
 // the JIT substitutes the host's value (or v itself when staging is off).
 constexpr const char *staged_prefix = "__pacxx_staged_";
+
+// pacxx::stage(v) calls one of these (include/pacxx/stage.hpp; the host versions in
+// runtime/host_builtins.cpp return v); the compiler's Staging finds them by name.
+constexpr const char *stage_builtins[] = {"__pacxx_stage_int", "__pacxx_stage_float",
+                                          "__pacxx_stage_double"};
+constexpr const char *stage_builtin_prefix = "__pacxx_stage_";
+// The host stub the compiler makes for stage id N is named stage_stub_prefix + N.
+constexpr const char *stage_stub_prefix = "__pacxx_stage_stub.";
+// Called by the constructor the compiler adds to each unit with kernels:
+// void __pacxx_register_module(const module_header *, const kernel_record *, uint64_t count)
+// (runtime/registry.cpp).
+constexpr const char *register_module_function = "__pacxx_register_module";
+
+// The bytes of pacxx::launch_config as a stage stub reads them (Staging.cpp generates
+// loads at these offsets): grid x, y, z then block x, y, z, 8 bytes each.
+constexpr std::size_t launch_config_grid = 0;
+constexpr std::size_t launch_config_block = 24;
+constexpr std::size_t launch_config_field = 8;
+static_assert(sizeof(std::size_t) == launch_config_field, "launch_config fields are 64-bit");
+static_assert(offsetof(launch_config, grid) == launch_config_grid &&
+                  offsetof(launch_config, block) == launch_config_block &&
+                  offsetof(dim, y) == launch_config_field && offsetof(dim, z) == 2 * launch_config_field,
+              "Staging.cpp reads launch_config at these offsets");
 
 // Named metadata in a device module.
 // !pacxx.kernels: !{!"mangled entry", i64 payload_size, i64 payload_align, !"readable name"}
