@@ -1,0 +1,94 @@
+#include "launch.hpp"
+
+#include "registry.hpp"
+#include "trace.hpp"
+
+#include "pacxx/error.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace pacxx {
+namespace rt {
+namespace {
+
+std::string triple(std::size_t x, std::size_t y, std::size_t z) {
+  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+}
+
+} // namespace
+
+// Every launch is checked here, before the driver sees it: CUDA answers an over-limit
+// launch with a bare error code, and PoCL asserts (ending the process) on too much
+// local memory. The limits were queried when the kernel was loaded: no driver call.
+void launcher::check_limits(const launch_limits &l, const std::string &kernel,
+                            const launch_config &cfg) const {
+  const std::string &id = devices_.current_id();
+  const dim &g = cfg.grid, &b = cfg.block;
+  const std::string who = "pacxx: kernel '" + kernel + "' ";
+  if (cfg.dynamic_shared_bytes > l.dynamic_shared)
+    throw error(who + "asks for " + std::to_string(cfg.dynamic_shared_bytes) +
+                " bytes of dynamic shared memory; " + id + " allows at most " +
+                std::to_string(l.dynamic_shared) + " per block");
+  // Per dimension first, so that the product below cannot overflow.
+  if (b.x > l.block.x || b.y > l.block.y || b.z > l.block.z ||
+      b.x * b.y * b.z > l.threads_per_block)
+    throw error(who + "launched with block " + triple(b.x, b.y, b.z) + "; " + id +
+                " allows at most " + std::to_string(l.threads_per_block) +
+                " threads per block for this kernel and " + triple(l.block.x, l.block.y, l.block.z) +
+                " per dimension");
+  if (g.x > l.grid.x || g.y > l.grid.y || g.z > l.grid.z)
+    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + "; " + id +
+                " allows at most " + triple(l.grid.x, l.grid.y, l.grid.z) + " blocks per dimension");
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  if ((b.x && g.x > max / b.x) || (b.y && g.y > max / b.y) || (b.z && g.z > max / b.z))
+    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + " and block " +
+                triple(b.x, b.y, b.z) + ": grid * block threads in a dimension exceed " +
+                std::to_string(max) + ", the most " + id + " can index");
+}
+
+void launcher::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
+                      const launch_config &cfg) {
+  device &dev = devices_.current();
+  auto t0 = std::chrono::steady_clock::now();
+  const registered_kernel *k = registry::get().find(entry);
+  if (!k)
+    throw error("pacxx: launch of a kernel that no module registered; was its translation "
+                "unit compiled with pacxx++?");
+  // The host computes the kernel's staged values from this launch's arguments and shape.
+  std::vector<std::uint64_t> staged;
+  if (staging_)
+    for (abi::stage_stub stub : k->stages)
+      staged.push_back(stub(args, &cfg));
+  kernel_cache::origin from;
+  std::string note;
+  kernel_cache::cached_kernel &ck =
+      kernels_.kernel_for(entry, dev, staging_ ? &staged : nullptr, size, align, from, note);
+  if (from == kernel_cache::origin::memory)
+    stats_.cache_hits++;
+  double compile_ms = ms_since(t0);
+  if (ck.info.args_size != size || ck.info.args_align != align)
+    throw error("pacxx: kernel '" + ck.info.display + "' was compiled for " +
+                std::to_string(ck.info.args_size) + " bytes of arguments but launched with " +
+                std::to_string(size));
+  const dim &g = cfg.grid, &b = cfg.block;
+  if (b.x == 0 || b.y == 0 || b.z == 0)
+    throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
+  check_limits(ck.kernel->limits, ck.info.display, cfg);
+  auto t1 = std::chrono::steady_clock::now();
+  if (g.x && g.y && g.z) { // an empty grid has nothing to run
+    try {
+      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size);
+    } catch (const error &e) {
+      throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
+    }
+    stats_.launches++;
+  }
+  if (trace_)
+    trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1, note);
+}
+
+} // namespace rt
+} // namespace pacxx

@@ -1,0 +1,17 @@
+// The counters behind pacxx::stats(). One set, owned by the runtime singleton
+// (runtime.cpp); the kernel cache counts compilations and disk hits, the launch counts
+// launches and memory cache hits, the memory entry points count allocations and copies.
+#pragma once
+#include <atomic>
+#include <cstddef>
+
+namespace pacxx {
+namespace rt {
+
+struct counters {
+  std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, disk_hits{0},
+      allocations{0}, pool_hits{0}, to_device{0}, to_host{0};
+};
+
+} // namespace rt
+} // namespace pacxx
