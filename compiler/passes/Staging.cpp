@@ -2,6 +2,7 @@
 #include "Staging.h"
 
 #include "pacxx/detail/abi.hpp"
+#include "pass_managers.hpp"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -58,22 +59,14 @@ void inlineStagePaths(Function &Entry) {
     }
   }
   // -O0 code keeps every value in memory; make it SSA and fold ?: into selects.
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  pacxx::support::analysis_managers AM(PB);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass());
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(SimplifyCFGPass());
   FPM.addPass(InstCombinePass());
-  FPM.run(Entry, FAM);
+  FPM.run(Entry, AM.function);
 }
 
 // The computation of a staged value, checked to be computable on the host.

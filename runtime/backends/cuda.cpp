@@ -3,7 +3,7 @@
 // OpenCL) where no NVIDIA driver is installed. We therefore declare the handful of
 // driver types and entry points ourselves instead of including cuda.h.
 #include "backend.hpp"
-#include "cache/disk_cache.hpp"
+#include "support/envelope.hpp"
 #include "pacxx/error.hpp"
 
 #include <dlfcn.h>

@@ -10,7 +10,7 @@
 #include <CL/cl.h>
 
 #include "backend.hpp"
-#include "cache/disk_cache.hpp"
+#include "support/envelope.hpp"
 #include "pacxx/error.hpp"
 
 #include <dlfcn.h>

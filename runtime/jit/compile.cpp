@@ -1,7 +1,10 @@
 // jit::compile: link, lower to the target, optimise, emit. Target-independent steps
-// live here; nvptx.cpp and spir.cpp hold what differs.
+// live here; each target (jit/target.hpp) holds what differs, in its own folder.
 #include "jit/jit.hpp"
 #include "jit/lowering.hpp"
+#include "jit/target.hpp"
+
+#include "pass_managers.hpp"
 
 #include "pacxx/detail/abi.hpp"
 #include "pacxx/error.hpp"
@@ -318,40 +321,25 @@ void internalize_except(Module &m, Function &kernel) {
 }
 
 void optimize(Module &m, TargetMachine *tm) {
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
   PassBuilder pb(tm);
   if (tm)
     tm->registerPassBuilderCallbacks(pb);
   // No C library on a device: the optimiser must not invent calls to one.
   TargetLibraryInfoImpl tlii(Triple(m.getTargetTriple()));
   tlii.disableAllFunctions();
-  fam.registerPass([&] { return TargetLibraryAnalysis(tlii); });
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  support::analysis_managers am(pb, [&](FunctionAnalysisManager &fam) {
+    fam.registerPass([&] { return TargetLibraryAnalysis(tlii); });
+  });
   ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  mpm.run(m, mam);
+  mpm.run(m, am.module);
 }
 
 static void run_always_inliner(Module &m) {
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
   PassBuilder pb;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  support::analysis_managers am(pb);
   ModulePassManager mpm;
   mpm.addPass(AlwaysInlinerPass(false));
-  mpm.run(m, mam);
+  mpm.run(m, am.module);
 }
 
 static kernel_info info_of(const Module &m, const std::string &entry) {
@@ -444,22 +432,18 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
   run_always_inliner(*m);
   lower_static_shared_memory(*m);
 
-  Function *kernel = target == rt::ir_target::nvptx ? nvptx_lower(*m, *f, out.info)
-                                                    : spir_lower(*m, *f, out.info);
+  std::unique_ptr<jit::target> t = make_target(target, arch);
+  Function *kernel = t->lower(*m, *f, out.info);
   internalize_except(*m, *kernel);
   verify(*m, out.info, "after lowering");
 
-  std::unique_ptr<TargetMachine> tm;
-  if (target == rt::ir_target::nvptx)
-    tm = nvptx_machine(arch);
-  optimize(*m, tm.get());
-  if (target == rt::ir_target::nvptx)
-    nvptx_after_optimize(*m, *kernel, tm.get());
+  optimize(*m, t->machine());
+  t->after_optimize(*m, *kernel);
   verify(*m, out.info, "after optimisation");
   raw_string_ostream os(out.ir);
   m->print(os, nullptr);
   os.flush();
-  out.code = target == rt::ir_target::nvptx ? nvptx_emit(*m, *tm) : spir_emit(*m);
+  out.code = t->emit(*m);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Helpers shared by the two targets' lowerings (nvptx.cpp, spir.cpp).
+// Helpers shared by the targets' lowerings (jit/nvptx/, jit/spir/; see target.hpp).
 #pragma once
 #include <functional>
 #include <memory>
@@ -48,15 +48,6 @@ void optimize(llvm::Module &m, llvm::TargetMachine *tm);
 
 // Everything internal but the kernel, so the optimiser may drop and specialise it.
 void internalize_except(llvm::Module &m, llvm::Function &kernel);
-
-// Targets.
-llvm::Function *nvptx_lower(llvm::Module &m, llvm::Function &entry, const kernel_info &info);
-std::unique_ptr<llvm::TargetMachine> nvptx_machine(const std::string &device_arch);
-// Maps what the optimiser introduced that NVPTX cannot lower (libdevice again).
-void nvptx_after_optimize(llvm::Module &m, llvm::Function &kernel, llvm::TargetMachine *tm);
-std::string nvptx_emit(llvm::Module &m, llvm::TargetMachine &tm);
-llvm::Function *spir_lower(llvm::Module &m, llvm::Function &entry, const kernel_info &info);
-std::string spir_emit(llvm::Module &m);
 
 } // namespace jit
 } // namespace pacxx

@@ -2,6 +2,7 @@
 // ids, bar.sync, libdevice for math, PTX emission for the highest architecture LLVM 15
 // knows that the device runs.
 #include "jit/lowering.hpp"
+#include "jit/target.hpp"
 
 #include "pacxx/error.hpp"
 
@@ -44,7 +45,7 @@ std::string nvptx_arch_for(const std::string &device_arch) {
   return "sm_" + std::to_string(best);
 }
 
-std::unique_ptr<TargetMachine> nvptx_machine(const std::string &device_arch) {
+static std::unique_ptr<TargetMachine> nvptx_machine(const std::string &device_arch) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -177,7 +178,7 @@ static void map_math_to_libdevice(Module &m) {
            /*map_intrinsics=*/true);
 }
 
-Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
+static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
   LLVMContext &ctx = m.getContext();
   m.setTargetTriple(nvptx_triple);
   m.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
@@ -204,7 +205,7 @@ Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
   return k;
 }
 
-void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
+static void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
   map_math_to_libdevice(m);
   if (link_libdevice(m)) {
     internalize_except(m, kernel);
@@ -212,7 +213,7 @@ void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
   }
 }
 
-std::string nvptx_emit(Module &m, TargetMachine &tm) {
+static std::string nvptx_emit(Module &m, TargetMachine &tm) {
   SmallString<0> ptx;
   raw_svector_ostream os(ptx);
   legacy::PassManager pm;
@@ -220,6 +221,34 @@ std::string nvptx_emit(Module &m, TargetMachine &tm) {
     throw error("pacxx: the NVPTX target cannot emit PTX");
   pm.run(m);
   return std::string(ptx.str());
+}
+
+namespace {
+class nvptx_target final : public target {
+public:
+  explicit nvptx_target(std::string arch) : arch_(std::move(arch)) {}
+  Function *lower(Module &m, Function &entry, const kernel_info &info) override {
+    return nvptx_lower(m, entry, info);
+  }
+  TargetMachine *machine() override {
+    if (!tm_)
+      tm_ = nvptx_machine(arch_);
+    return tm_.get();
+  }
+  // Maps what the optimiser introduced that NVPTX cannot lower (libdevice again).
+  void after_optimize(Module &m, Function &kernel) override {
+    nvptx_after_optimize(m, kernel, machine());
+  }
+  std::string emit(Module &m) override { return nvptx_emit(m, *machine()); }
+
+private:
+  std::string arch_;
+  std::unique_ptr<TargetMachine> tm_;
+};
+} // namespace
+
+std::unique_ptr<target> make_nvptx_target(const std::string &arch) {
+  return std::make_unique<nvptx_target>(arch);
 }
 
 } // namespace jit

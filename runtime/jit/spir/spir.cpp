@@ -2,6 +2,7 @@
 // PoCL needs, OpenCL work-item functions and barrier(), OpenCL math builtins, and
 // dynamic local memory as the kernel's second argument. See DESIGN.md for the recipe.
 #include "jit/lowering.hpp"
+#include "jit/target.hpp"
 
 #include "pacxx/error.hpp"
 
@@ -144,7 +145,7 @@ static void check_local_memory_in_kernel(Module &m, Function &kernel) {
                 "give it to");
 }
 
-Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
+static Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
   LLVMContext &ctx = m.getContext();
   m.setTargetTriple("spir64-unknown-unknown");
   m.setDataLayout("e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-"
@@ -202,7 +203,7 @@ Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
   return k;
 }
 
-std::string spir_emit(Module &m) {
+static std::string spir_emit(Module &m) {
   // The optimiser must not have moved local memory out of the kernel (or renamed it).
   check_local_memory_in_kernel(m, *m.getFunction(kernel_symbol));
   // The optimiser may have introduced math intrinsics; PoCL needs OpenCL builtins.
@@ -213,6 +214,19 @@ std::string spir_emit(Module &m) {
   os.flush();
   return bc;
 }
+
+namespace {
+// No target machine: PoCL compiles the SPIR itself.
+class spir_target final : public target {
+public:
+  Function *lower(Module &m, Function &entry, const kernel_info &info) override {
+    return spir_lower(m, entry, info);
+  }
+  std::string emit(Module &m) override { return spir_emit(m); }
+};
+} // namespace
+
+std::unique_ptr<target> make_spir_target() { return std::make_unique<spir_target>(); }
 
 } // namespace jit
 } // namespace pacxx
