@@ -27,24 +27,25 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
                             const launch_config &cfg) const {
   const std::string &id = devices_.current_id();
   const dim &g = cfg.grid, &b = cfg.block;
-  const std::string who = "pacxx: kernel '" + kernel + "' ";
+  // Only the error paths build strings: this runs on every launch.
+  auto who = [&] { return "pacxx: kernel '" + kernel + "' "; };
   if (cfg.dynamic_shared_bytes > l.dynamic_shared)
-    throw error(who + "asks for " + std::to_string(cfg.dynamic_shared_bytes) +
+    throw error(who() + "asks for " + std::to_string(cfg.dynamic_shared_bytes) +
                 " bytes of dynamic shared memory; " + id + " allows at most " +
                 std::to_string(l.dynamic_shared) + " per block");
   // Per dimension first, so that the product below cannot overflow.
   if (b.x > l.block.x || b.y > l.block.y || b.z > l.block.z ||
       b.x * b.y * b.z > l.threads_per_block)
-    throw error(who + "launched with block " + triple(b.x, b.y, b.z) + "; " + id +
+    throw error(who() + "launched with block " + triple(b.x, b.y, b.z) + "; " + id +
                 " allows at most " + std::to_string(l.threads_per_block) +
                 " threads per block for this kernel and " + triple(l.block.x, l.block.y, l.block.z) +
                 " per dimension");
   if (g.x > l.grid.x || g.y > l.grid.y || g.z > l.grid.z)
-    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + "; " + id +
+    throw error(who() + "launched with grid " + triple(g.x, g.y, g.z) + "; " + id +
                 " allows at most " + triple(l.grid.x, l.grid.y, l.grid.z) + " blocks per dimension");
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   if ((b.x && g.x > max / b.x) || (b.y && g.y > max / b.y) || (b.z && g.z > max / b.z))
-    throw error(who + "launched with grid " + triple(g.x, g.y, g.z) + " and block " +
+    throw error(who() + "launched with grid " + triple(g.x, g.y, g.z) + " and block " +
                 triple(b.x, b.y, b.z) + ": grid * block threads in a dimension exceed " +
                 std::to_string(max) + ", the most " + id + " can index");
 }
