@@ -395,23 +395,15 @@ static void substitute_staged(Module &m, const std::vector<std::uint64_t> *stage
 // copies of a view are byte copies of the launch payload, which the host keeps alive,
 // so retain and release are removed. Creating ownership in a kernel has no meaning.
 static void remove_ownership(Module &m, const kernel_info &k) {
-  if (Function *f = m.getFunction("__pacxx_owner_new"); f && !f->use_empty())
+  if (Function *f = m.getFunction(abi::owner_new); f && !f->use_empty())
     throw error("pacxx: kernel '" + k.display + "' creates an owning view (a view over a "
                 "temporary gpu::vector) in device code; build views on the host and pass them "
                 "to the kernel");
-  for (const char *name : {"__pacxx_owner_retain", "__pacxx_owner_release"}) {
-    Function *f = m.getFunction(name);
-    if (!f)
-      continue;
-    SmallVector<CallInst *, 8> calls;
-    for (User *u : f->users())
-      if (auto *c = dyn_cast<CallInst>(u))
-        calls.push_back(c);
-    for (CallInst *c : calls)
-      c->eraseFromParent();
-    if (f->use_empty())
-      f->eraseFromParent();
-  }
+  for (const char *name : {abi::owner_retain, abi::owner_release})
+    for_each_call(m, name, [](CallInst &c) -> Value * {
+      c.eraseFromParent(); // void: nothing uses it
+      return nullptr;
+    });
 }
 
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,

@@ -65,6 +65,12 @@ constexpr const char *stage_stub_prefix = "__pacxx_stage_stub.";
 // (runtime/registry.cpp).
 constexpr const char *register_module_function = "__pacxx_register_module";
 
+// Shared ownership for owning views (pacxx/detail/owner.hpp, builtins.hpp): the JIT
+// removes retain and release from device code and rejects owner_new there.
+constexpr const char *owner_new = "__pacxx_owner_new";
+constexpr const char *owner_retain = "__pacxx_owner_retain";
+constexpr const char *owner_release = "__pacxx_owner_release";
+
 // The bytes of pacxx::launch_config as a stage stub reads them (Staging.cpp generates
 // loads at these offsets): grid x, y, z then block x, y, z, 8 bytes each.
 constexpr std::size_t launch_config_grid = 0;
