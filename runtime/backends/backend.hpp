@@ -40,7 +40,7 @@ struct launch_limits {
 class loaded_kernel {
 public:
   virtual ~loaded_kernel() = default;
-  launch_limits limits; // set by the backend's load() / load_binary()
+  launch_limits limits; // set by the backend's load_binary()
 };
 
 class device {
@@ -65,20 +65,19 @@ public:
   virtual void copy_to_host(void *dst, const void *src, std::size_t bytes) = 0;
   virtual void copy_on_device(void *dst, const void *src, std::size_t bytes) = 0;
 
-  // code: PTX text (nvptx) or SPIR 1.2 bitcode bytes (spir). The kernel takes one
+  // A device binary of `code` that load_binary() loads without translating it again.
+  // code: PTX text (nvptx) or SPIR 1.2 bitcode bytes (spir); the kernel takes one
   // by-value struct argument (the closure + arguments, `args_size` bytes) and, on
-  // OpenCL only, a second `local char*` argument for dynamic shared memory.
-  virtual std::unique_ptr<loaded_kernel> load(const std::string &code,
-                                              const std::string &kernel_name) = 0;
-  // A device binary of `code` (same input as load()) that load_binary() can load
-  // without translating it again: CUDA: a cubin for this device's architecture (the
-  // driver's linker; the PTX-to-SASS step of load()); OpenCL: the built program's
-  // CL_PROGRAM_BINARIES. Only valid for this device model, architecture and driver
-  // version (make them part of any cache key). Throws pacxx::error like load().
+  // OpenCL only, a second `local char*` argument for dynamic shared memory. CUDA: a
+  // cubin for this device's architecture (the driver's linker); OpenCL: the built
+  // program's CL_PROGRAM_BINARIES. Only valid for this device model, architecture and
+  // driver version (they are part of the disk cache's key). Throws pacxx::error with
+  // the driver's message (e.g. the build log).
   virtual std::string build_binary(const std::string &code) = 0;
-  // Loads a binary from build_binary() (possibly of an earlier process); the kernel
-  // launches exactly like one from load(). A binary the driver rejects (corrupt,
-  // truncated, other device or driver) throws pacxx::error: fall back to load().
+  // Loads a binary from build_binary() (possibly of an earlier process). Every kernel
+  // is loaded this way, fresh from the JIT or from the disk cache. A binary the driver
+  // rejects (corrupt, truncated, other device or driver) throws pacxx::error; the
+  // kernel cache then compiles the kernel again.
   virtual std::unique_ptr<loaded_kernel> load_binary(const std::string &binary,
                                                      const std::string &kernel_name) = 0;
   // Asynchronous. grid = number of blocks per dimension, block = threads per block.

@@ -334,13 +334,8 @@ public:
     check(cu_, cu_.cuMemcpyDtoD_v2(dptr(dst), dptr(src), bytes), "cuMemcpyDtoD_v2");
   }
 
-  std::unique_ptr<loaded_kernel> load(const std::string &code,
-                                      const std::string &kernel_name) override {
-    return load_image(code.c_str(), kernel_name, "");
-  }
-
   // PTX -> cubin for this device's architecture with the driver's linker, i.e. the
-  // translation that load() of PTX does on every process start.
+  // translation that loading PTX would do on every process start.
   std::string build_binary(const std::string &code) override {
     ctx_->make_current();
     // The log buffers and their sizes are written until cuLinkDestroy: they must

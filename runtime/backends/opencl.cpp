@@ -374,12 +374,6 @@ public:
     memcpy_(CL_FALSE, dst, src, bytes, "on device");
   }
 
-  std::unique_ptr<loaded_kernel> load(const std::string &code,
-                                      const std::string &kernel_name) override {
-    const std::string where = "kernel '" + kernel_name + "' on " + name_;
-    return create_kernel(build(code, spir_options, where), kernel_name, where);
-  }
-
   // The SPIR program built for this device, as the driver's own binary
   // (CL_PROGRAM_BINARIES), which load_binary() takes without compiling SPIR again.
   std::string build_binary(const std::string &code) override {
@@ -589,7 +583,7 @@ std::vector<std::unique_ptr<device>> discover_opencl(std::vector<std::string> &n
           notes.push_back("opencl: " + name + " skipped: no coarse-grain SVM");
           continue;
         }
-        // load() takes SPIR 1.2 bitcode; e.g. NVIDIA's OpenCL offers SVM but no SPIR.
+        // build_binary() takes SPIR 1.2 bitcode; e.g. NVIDIA's OpenCL offers SVM but no SPIR.
         if (!has_extension(info_string(cl.clGetDeviceInfo, id, CL_DEVICE_EXTENSIONS,
                                        "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)"),
                            "cl_khr_spir")) {

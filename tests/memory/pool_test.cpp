@@ -46,9 +46,6 @@ public:
   void copy_to_device(void *, const void *, std::size_t) override { unused(); }
   void copy_to_host(void *, const void *, std::size_t) override { unused(); }
   void copy_on_device(void *, const void *, std::size_t) override { unused(); }
-  std::unique_ptr<pacxx::rt::loaded_kernel> load(const std::string &, const std::string &) override {
-    return unused(), nullptr;
-  }
   std::string build_binary(const std::string &) override { return unused(), ""; }
   std::unique_ptr<pacxx::rt::loaded_kernel> load_binary(const std::string &, const std::string &) override {
     return unused(), nullptr;
