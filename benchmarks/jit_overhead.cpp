@@ -71,23 +71,23 @@ int child_pacxx(const std::string &what) {
   return 0;
 }
 
-#define CU(call)                                                                           \
-  do {                                                                                     \
-    CUresult e = (call);                                                                   \
-    if (e != CUDA_SUCCESS) {                                                               \
-      const char *s = "";                                                                  \
-      cuGetErrorString(e, &s);                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, s);                                          \
-      return 4;                                                                            \
-    }                                                                                      \
+#define CU(call)                                                                                   \
+  do {                                                                                             \
+    CUresult e = (call);                                                                           \
+    if (e != CUDA_SUCCESS) {                                                                       \
+      const char *s = "";                                                                          \
+      cuGetErrorString(e, &s);                                                                     \
+      std::fprintf(stderr, "%s: %s\n", #call, s);                                                  \
+      return 4;                                                                                    \
+    }                                                                                              \
   } while (0)
-#define RTC(call)                                                                          \
-  do {                                                                                     \
-    nvrtcResult e = (call);                                                                \
-    if (e != NVRTC_SUCCESS) {                                                              \
-      std::fprintf(stderr, "%s: %s\n", #call, nvrtcGetErrorString(e));                     \
-      return 5;                                                                            \
-    }                                                                                      \
+#define RTC(call)                                                                                  \
+  do {                                                                                             \
+    nvrtcResult e = (call);                                                                        \
+    if (e != NVRTC_SUCCESS) {                                                                      \
+      std::fprintf(stderr, "%s: %s\n", #call, nvrtcGetErrorString(e));                             \
+      return 5;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 // The same computation in CUDA: a grid-stride dot/sum with a CUB block reduction.
@@ -129,8 +129,8 @@ int child_nvrtc(const std::string &what) {
   std::string arch = "--gpu-architecture=sm_" + std::to_string(major * 10 + minor);
   std::string dot = std::string("-DDOT=") + (what == "dot" ? "1" : "0");
   // CUDA 13 keeps CUB under include/cccl.
-  const char *opts[] = {arch.c_str(), dot.c_str(), "-I" CUDA_INCLUDE_DIR, "-I" CUDA_INCLUDE_DIR "/cccl",
-                        "-std=c++17"};
+  const char *opts[] = {arch.c_str(), dot.c_str(), "-I" CUDA_INCLUDE_DIR,
+                        "-I" CUDA_INCLUDE_DIR "/cccl", "-std=c++17"};
   nvrtcResult built = nvrtcCompileProgram(prog, 5, opts);
   if (built != NVRTC_SUCCESS) {
     std::size_t n = 0;
@@ -212,9 +212,15 @@ void measure(benchmark::State &state, const std::string &kind, const std::string
   }
 }
 
-void BM_pacxx_cold(benchmark::State &s, std::string what) { measure(s, "pacxx", what, "cold", false); }
-void BM_pacxx_warm_disk(benchmark::State &s, std::string what) { measure(s, "pacxx", what, "warm", false); }
-void BM_pacxx_warm_memory(benchmark::State &s, std::string what) { measure(s, "pacxx", what, "cold", true); }
+void BM_pacxx_cold(benchmark::State &s, std::string what) {
+  measure(s, "pacxx", what, "cold", false);
+}
+void BM_pacxx_warm_disk(benchmark::State &s, std::string what) {
+  measure(s, "pacxx", what, "warm", false);
+}
+void BM_pacxx_warm_memory(benchmark::State &s, std::string what) {
+  measure(s, "pacxx", what, "cold", true);
+}
 void BM_nvrtc(benchmark::State &s, std::string what) { measure(s, "nvrtc", what, "cold", false); }
 
 } // namespace
@@ -225,13 +231,14 @@ int main(int argc, char **argv) {
     return std::strcmp(argv[2], "nvrtc") == 0 ? child_nvrtc(argv[3]) : child_pacxx(argv[3]);
   for (const char *what : {"dot", "sum"}) {
     std::string w = what;
-    for (auto *b : {benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_cold").c_str(),
-                                                 BM_pacxx_cold, w),
-                    benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_warm_disk").c_str(),
-                                                 BM_pacxx_warm_disk, w),
-                    benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_warm_memory").c_str(),
-                                                 BM_pacxx_warm_memory, w),
-                    benchmark::RegisterBenchmark(("first_call/" + w + "/nvrtc").c_str(), BM_nvrtc, w)})
+    for (auto *b :
+         {benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_cold").c_str(), BM_pacxx_cold,
+                                       w),
+          benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_warm_disk").c_str(),
+                                       BM_pacxx_warm_disk, w),
+          benchmark::RegisterBenchmark(("first_call/" + w + "/pacxx_warm_memory").c_str(),
+                                       BM_pacxx_warm_memory, w),
+          benchmark::RegisterBenchmark(("first_call/" + w + "/nvrtc").c_str(), BM_nvrtc, w)})
       b->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);

@@ -55,11 +55,11 @@ inputs &data(std::size_t n) {
   return *p;
 }
 
-void fail(benchmark::State &state, const char *what) {
-  state.SkipWithError(what);
-}
+void fail(benchmark::State &state, const char *what) { state.SkipWithError(what); }
 
-bool close(double got, double want) { return std::fabs(got - want) <= 1e-3 * std::fabs(want) + 1e-3; }
+bool close(double got, double want) {
+  return std::fabs(got - want) <= 1e-3 * std::fabs(want) + 1e-3;
+}
 
 // Elementwise results are checked exactly against the host.
 bool check_out(inputs &d, float s, bool saxpy, const gpu::vector<float> &out) {
@@ -220,9 +220,8 @@ void sum_cuda(benchmark::State &state) {
 // ---- fusion: the paper's Listing 3 (two kernels through a temporary) ----------------
 void dot_unfused_thrust(benchmark::State &state) {
   inputs &d = data(state.range(0));
-  reduction(state, d.dot_ab, 2, [&] {
-    return thrust_dot_unfused(d.a.data(), d.b.data(), d.tmp.data(), d.a.size());
-  });
+  reduction(state, d.dot_ab, 2,
+            [&] { return thrust_dot_unfused(d.a.data(), d.b.data(), d.tmp.data(), d.a.size()); });
   state.counters["temporary_bytes"] = static_cast<double>(d.a.size() * sizeof(float));
   // Thrust's launches are not counted here (that needs a shim over cudaLaunchKernel in
   // this process); the report says so instead of printing a typed-in number.

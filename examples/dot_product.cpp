@@ -9,14 +9,11 @@
 using namespace std;
 namespace view = ranges::views;
 
-float dotProduct(const vector<float>& a,
-                 const vector<float>& b) {
-    auto mult = [](auto p){
-        return get<0>(p) * get<1>(p); };
+float dotProduct(const vector<float> &a, const vector<float> &b) {
+  auto mult = [](auto p) { return get<0>(p) * get<1>(p); };
 
-    return view::zip(gpu::copy(a), gpu::copy(b))
-        | view::transform(mult)
-        | gpu::reduce(0.0f); }
+  return view::zip(gpu::copy(a), gpu::copy(b)) | view::transform(mult) | gpu::reduce(0.0f);
+}
 
 int main() {
   const size_t n = (1 << 24) + 3;
@@ -36,7 +33,7 @@ int main() {
     printf("dot product of %zu elements: %.6g (host: %.6g) in %zu kernel launch(es): %s\n", n,
            gpu_result, ref, s.kernel_launches, ok ? "correct" : "WRONG");
     return ok && s.kernel_launches == 1 ? 0 : 1;
-  } catch (const pacxx::error& e) {
+  } catch (const pacxx::error &e) {
     fprintf(stderr, "dot_product: %s\n", e.what());
     return 1;
   }

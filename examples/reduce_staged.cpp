@@ -10,16 +10,14 @@
 
 using namespace pacxx;
 
-template <class InRng, class T, class Fun>
-auto reduce(InRng&& in, T init, Fun&& fun) {
-    // 1. preparation of kernel call
-    const size_t lclSize = 256, glbSize = 64 * lclSize;
-    const size_t distance = in.size();
-    gpu::vector<T> out(glbSize / lclSize);
-    // 2. create GPU kernel
-    auto kernel = pacxx::kernel(
-        [fun](auto&& in, auto&& out,
-              int size, auto init) {
+template <class InRng, class T, class Fun> auto reduce(InRng &&in, T init, Fun &&fun) {
+  // 1. preparation of kernel call
+  const size_t lclSize = 256, glbSize = 64 * lclSize;
+  const size_t distance = in.size();
+  gpu::vector<T> out(glbSize / lclSize);
+  // 2. create GPU kernel
+  auto kernel = pacxx::kernel(
+      [fun](auto &&in, auto &&out, int size, auto init) {
         const int glbSize = static_cast<int>(Block::get().size.x * Grid::get().size.x);
         int gid = static_cast<int>(Thread::get().global.x);
         const int lid = static_cast<int>(Thread::get().local.x);
@@ -29,23 +27,30 @@ auto reduce(InRng&& in, T init, Fun&& fun) {
         // 2b. start reduction computation
         auto sum = init;
         for (int x = 0; x < ept; ++x) {
-            if (gid < size) sum = fun(sum, *(in + gid));
-            gid += glbSize; }
+          if (gid < size)
+            sum = fun(sum, *(in + gid));
+          gid += glbSize;
+        }
         // 2c. perform reduction in shared memory
         shared_memory<decltype(sum), 256> shared;
         shared[lid] = sum;
         barrier();
         for (int s = 128; s > 0; s /= 2) {
-            if (lid < s) shared[lid] = fun(shared[lid], shared[lid + s]);
-            barrier(); }
+          if (lid < s)
+            shared[lid] = fun(shared[lid], shared[lid + s]);
+          barrier();
+        }
         // 2d. write result back
-        if (lid == 0) *(out + bid) = shared[0];
-    }, {{glbSize / lclSize}, {lclSize}});
-    // 3. execute kernel
-    kernel(in.begin(), out.begin(), static_cast<int>(distance), init);
-    // 4. finish reduction on the CPU
-    auto partial = gpu::copy(out);
-    return std::accumulate(partial.begin(), partial.end(), init, fun); }
+        if (lid == 0)
+          *(out + bid) = shared[0];
+      },
+      {{glbSize / lclSize}, {lclSize}});
+  // 3. execute kernel
+  kernel(in.begin(), out.begin(), static_cast<int>(distance), init);
+  // 4. finish reduction on the CPU
+  auto partial = gpu::copy(out);
+  return std::accumulate(partial.begin(), partial.end(), init, fun);
+}
 
 int main() {
   const size_t n = (1 << 22) + 17;
@@ -59,7 +64,7 @@ int main() {
     printf("staged reduction of %zu ints: %d (host: %lld): %s\n", n, sum, ref,
            sum == ref ? "correct" : "WRONG");
     return sum == ref ? 0 : 1;
-  } catch (const pacxx::error& e) {
+  } catch (const pacxx::error &e) {
     fprintf(stderr, "reduce_staged: %s\n", e.what());
     return 1;
   }

@@ -13,7 +13,8 @@ static int run() {
   auto k = pacxx::kernel(
       [a](const float *x, const float *y, float *o, std::size_t n) {
         auto i = pacxx::Thread::get().global.x;
-        if (i >= n) return;
+        if (i >= n)
+          return;
         o[i] = a * x[i] + y[i];
       },
       {{(n + 127) / 128}, {128}});

@@ -12,14 +12,14 @@ namespace view = ranges::views;
 auto mult = [](auto p) { return get<0>(p) * get<1>(p); };
 auto plus = [](auto p) { return get<0>(p) + get<1>(p); };
 
-auto saxpy(float A, const vector<float>& X,
-           const vector<float>& Y) {
-    return gpu::async( [=](auto a, const auto& x,
-                           const auto& y){
-        auto ax = view::zip(view::repeat(a), x)
-                  | view::transform(mult);
-        return view::zip(ax, y)
-                  | view::transform(plus);}, A, X, Y) ;}
+auto saxpy(float A, const vector<float> &X, const vector<float> &Y) {
+  return gpu::async(
+      [=](auto a, const auto &x, const auto &y) {
+        auto ax = view::zip(view::repeat(a), x) | view::transform(mult);
+        return view::zip(ax, y) | view::transform(plus);
+      },
+      A, X, Y);
+}
 
 int main() {
   const std::size_t n = 1000003;
@@ -37,7 +37,7 @@ int main() {
       wrong += r.size() != n || r[i] != a * x[i] + y[i];
     printf("saxpy (gpu::async) of %zu elements: %s\n", n, wrong ? "WRONG" : "correct");
     return wrong ? 1 : 0;
-  } catch (const pacxx::error& e) {
+  } catch (const pacxx::error &e) {
     fprintf(stderr, "saxpy_async: %s\n", e.what());
     return 1;
   }

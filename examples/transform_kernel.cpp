@@ -9,14 +9,16 @@ using namespace pacxx;
 namespace view = ranges::views;
 
 template <class InRng, class OutRng, class Func>
-void transform(InRng&& in, OutRng& out, Func func) {
+void transform(InRng &&in, OutRng &out, Func func) {
   size_t distance = ranges::distance(in);
   auto kernel = pacxx::kernel(
-  [func](auto in, auto out, size_t size) {
-      auto id = Thread::get().global;
-      if (id.x >= size) return;
-      *(out + id.x) = func(*(in + id.x));
-  }, {{(distance + 127) / 128}, {128}});
+      [func](auto in, auto out, size_t size) {
+        auto id = Thread::get().global;
+        if (id.x >= size)
+          return;
+        *(out + id.x) = func(*(in + id.x));
+      },
+      {{(distance + 127) / 128}, {128}});
 
   kernel(in.begin(), out.begin(), distance);
 }
@@ -38,7 +40,7 @@ int main() {
       wrong += r[i] != a[i] / b[i];
     printf("transform kernel over zip of %zu elements: %s\n", n, wrong ? "WRONG" : "correct");
     return wrong ? 1 : 0;
-  } catch (const pacxx::error& e) {
+  } catch (const pacxx::error &e) {
     fprintf(stderr, "transform_kernel: %s\n", e.what());
     return 1;
   }

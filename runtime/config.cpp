@@ -79,14 +79,15 @@ configuration read_configuration(const env_lookup &lookup) {
   c.dump_dir = get("PACXX_DUMP_DIR");
   if (std::string v = get("PACXX_POOL_MB"); !v.empty())
     attempt([&] {
-      c.pool_mb = parse_megabytes("PACXX_POOL_MB", v, std::numeric_limits<std::size_t>::max() >> 20);
+      c.pool_mb =
+          parse_megabytes("PACXX_POOL_MB", v, std::numeric_limits<std::size_t>::max() >> 20);
     });
   if (std::string v = get("PACXX_CACHE"); !v.empty())
     attempt([&] { c.cache = parse_switch("PACXX_CACHE", v); });
   if (std::string v = get("PACXX_CACHE_MAX_MB"); !v.empty())
     attempt([&] {
-      c.cache_max_mb = parse_megabytes("PACXX_CACHE_MAX_MB", v,
-                                       std::numeric_limits<std::uint64_t>::max() >> 20);
+      c.cache_max_mb =
+          parse_megabytes("PACXX_CACHE_MAX_MB", v, std::numeric_limits<std::uint64_t>::max() >> 20);
     });
 
   if (std::string dir = get("PACXX_CACHE_DIR"); !dir.empty())

@@ -8,8 +8,8 @@ std::vector<device_description> device_selection::describe(std::vector<std::stri
   notes = notes_;
   std::vector<device_description> out;
   for (std::size_t i = 0; i < devices_.size(); ++i)
-    out.push_back({ids_[i], devices_[i]->name(), devices_[i]->arch(),
-                   devices_[i]->driver_version(), devices_[i]->memory_bytes()});
+    out.push_back({ids_[i], devices_[i]->name(), devices_[i]->arch(), devices_[i]->driver_version(),
+                   devices_[i]->memory_bytes()});
   return out;
 }
 

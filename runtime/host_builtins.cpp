@@ -8,8 +8,10 @@
 #include <new>
 
 [[noreturn]] static void device_only(const char *name) {
-  std::fprintf(stderr, "pacxx: %s is a device builtin and was called on the host; kernels run "
-                       "only through pacxx::kernel launches\n", name);
+  std::fprintf(stderr,
+               "pacxx: %s is a device builtin and was called on the host; kernels run "
+               "only through pacxx::kernel launches\n",
+               name);
   std::abort();
 }
 

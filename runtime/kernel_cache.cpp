@@ -74,9 +74,11 @@ kernel_cache::cached_kernel &kernel_cache::kernel_for(const void *entry, device 
       // (an entry is data from disk): any mismatch is a miss that recompiles and
       // replaces it, never an error on every run.
       if (e && (e->args_size != args_size || e->args_align != args_align)) {
-        note = "disk cache entry is for " + std::to_string(e->args_size) + " bytes of arguments "
-               "aligned to " + std::to_string(e->args_align) + ", the launch has " +
-               std::to_string(args_size) + " aligned to " + std::to_string(args_align) + "; rebuilt";
+        note = "disk cache entry is for " + std::to_string(e->args_size) +
+               " bytes of arguments "
+               "aligned to " +
+               std::to_string(e->args_align) + ", the launch has " + std::to_string(args_size) +
+               " aligned to " + std::to_string(args_align) + "; rebuilt";
         e.reset();
       } else if (hit && !e) {
         note = "disk cache entry malformed (" + why + "), rebuilt";

@@ -44,9 +44,9 @@ public:
   // staged: null when staging is off. args_size/args_align: the launch's; a disk entry
   // for another layout is rebuilt. from: where it was found; note: what the trace adds
   // (a disk entry rebuilt or not stored).
-  cached_kernel &kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
-                            std::size_t args_size, std::size_t args_align, origin &from,
-                            std::string &note);
+  cached_kernel &kernel_for(const void *entry, device &dev,
+                            const std::vector<std::uint64_t> *staged, std::size_t args_size,
+                            std::size_t args_align, origin &from, std::string &note);
 
   // The disk cache's line for pacxx-info.
   std::string describe_disk() const { return disk_.describe(); }

@@ -38,11 +38,12 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
       b.x * b.y * b.z > l.threads_per_block)
     throw error(who() + "launched with block " + triple(b.x, b.y, b.z) + "; " + id +
                 " allows at most " + std::to_string(l.threads_per_block) +
-                " threads per block for this kernel and " + triple(l.block.x, l.block.y, l.block.z) +
-                " per dimension");
+                " threads per block for this kernel and " +
+                triple(l.block.x, l.block.y, l.block.z) + " per dimension");
   if (g.x > l.grid.x || g.y > l.grid.y || g.z > l.grid.z)
     throw error(who() + "launched with grid " + triple(g.x, g.y, g.z) + "; " + id +
-                " allows at most " + triple(l.grid.x, l.grid.y, l.grid.z) + " blocks per dimension");
+                " allows at most " + triple(l.grid.x, l.grid.y, l.grid.z) +
+                " blocks per dimension");
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   if ((b.x && g.x > max / b.x) || (b.y && g.y > max / b.y) || (b.z && g.z > max / b.z))
     throw error(who() + "launched with grid " + triple(g.x, g.y, g.z) + " and block " +
@@ -81,7 +82,8 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   auto t1 = std::chrono::steady_clock::now();
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
     try {
-      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size);
+      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args,
+                 size);
     } catch (const error &e) {
       throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
     }

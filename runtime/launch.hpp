@@ -22,7 +22,8 @@ namespace rt {
 
 class launcher {
 public:
-  launcher(device_selection &devices, kernel_cache &kernels, counters &stats, const configuration &c)
+  launcher(device_selection &devices, kernel_cache &kernels, counters &stats,
+           const configuration &c)
       : devices_(devices), kernels_(kernels), stats_(stats), trace_(c.trace), staging_(c.staging) {}
 
   // entry: the kernel's host entry address; args: size bytes aligned to align.

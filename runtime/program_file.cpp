@@ -26,7 +26,8 @@ struct program_file {
   jit::program program;
 
   explicit program_file(const std::string &path) {
-    Expected<object::OwningBinary<object::ObjectFile>> o = object::ObjectFile::createObjectFile(path);
+    Expected<object::OwningBinary<object::ObjectFile>> o =
+        object::ObjectFile::createObjectFile(path);
     if (!o)
       throw error("pacxx: cannot read " + path + ": " + toString(o.takeError()));
     binary = std::move(*o);

@@ -25,11 +25,11 @@ void registry::add(const char *bitcode, std::size_t size, const abi::kernel_reco
   std::size_t module = program_.add(bitcode, size);
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < n; ++i)
-    kernels_.emplace(kernels[i].host_entry,
-                     registered_kernel{module, kernels[i].name,
-                                       std::vector<abi::stage_stub>(
-                                           kernels[i].stages,
-                                           kernels[i].stages + kernels[i].stage_count)});
+    kernels_.emplace(
+        kernels[i].host_entry,
+        registered_kernel{module, kernels[i].name,
+                          std::vector<abi::stage_stub>(
+                              kernels[i].stages, kernels[i].stages + kernels[i].stage_count)});
 }
 
 } // namespace rt
@@ -42,8 +42,9 @@ extern "C" void __pacxx_register_module(const void *header, const abi::kernel_re
   auto *h = static_cast<const abi::module_header *>(header);
   if (h->magic != abi::module_magic || h->version != abi::module_version) {
     // Before main: no one could catch an exception.
-    std::fprintf(stderr, "pacxx: a device module in this program was built by an incompatible "
-                         "pacxx++ (version %u, runtime expects %u)\n",
+    std::fprintf(stderr,
+                 "pacxx: a device module in this program was built by an incompatible "
+                 "pacxx++ (version %u, runtime expects %u)\n",
                  h->version, abi::module_version);
     std::abort();
   }

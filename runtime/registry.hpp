@@ -14,8 +14,8 @@ namespace rt {
 
 struct registered_kernel {
   std::size_t module;
-  std::string entry;                     // mangled kernel_entry<P>
-  std::vector<abi::stage_stub> stages;   // host stubs of its pacxx::stage values
+  std::string entry;                   // mangled kernel_entry<P>
+  std::vector<abi::stage_stub> stages; // host stubs of its pacxx::stage values
 };
 
 class registry {

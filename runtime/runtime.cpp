@@ -63,10 +63,13 @@ public:
       throw error(config.error);
     const configuration &c = config.c;
     std::string s = "device: " + (c.device.empty() ? std::string("default") : c.device) + "\n";
-    s += std::string("trace: ") + (c.trace ? "on" : "off") + ", staging: " + (c.staging ? "on" : "off") + "\n";
+    s += std::string("trace: ") + (c.trace ? "on" : "off") +
+         ", staging: " + (c.staging ? "on" : "off") + "\n";
     s += "dump directory: " + (c.dump_dir.empty() ? std::string("none") : c.dump_dir) + "\n";
-    s += "memory pool: " + (c.pool_mb ? "at most " + std::to_string(*c.pool_mb) + " MB"
-                                      : std::string("at most a quarter of the device's memory")) + "\n";
+    s += "memory pool: " +
+         (c.pool_mb ? "at most " + std::to_string(*c.pool_mb) + " MB"
+                    : std::string("at most a quarter of the device's memory")) +
+         "\n";
     return s + kernels.describe_disk() + "\n";
   }
 };
@@ -105,8 +108,8 @@ runtime_stats stats() {
 
 void reset_stats() {
   rt::counters &c = rt::runtime::get().stats;
-  c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.pool_hits = c.to_device =
-      c.to_host = 0;
+  c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.pool_hits =
+      c.to_device = c.to_host = 0;
 }
 
 namespace detail {

@@ -36,8 +36,8 @@ std::string file_stem(const jit::kernel_info &info) {
 void write_dump_file(const std::string &path, const std::string &bytes) {
   auto fail = [&](const char *what) {
     const int e = errno;
-    std::string why = e == ELOOP ? "it is a symbolic link, which pacxx does not follow"
-                                 : std::strerror(e);
+    std::string why =
+        e == ELOOP ? "it is a symbolic link, which pacxx does not follow" : std::strerror(e);
     return error("pacxx: PACXX_DUMP_DIR: cannot " + std::string(what) + " " + path + ": " + why);
   };
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -65,8 +65,7 @@ void dump(const std::string &dir, const jit::compiled_kernel &c, const device &d
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
-    throw error("pacxx: PACXX_DUMP_DIR: cannot create the directory " + dir + ": " +
-                ec.message());
+    throw error("pacxx: PACXX_DUMP_DIR: cannot create the directory " + dir + ": " + ec.message());
   std::string stem = dir + "/" + file_stem(c.info);
   if (staged && !staged->empty()) { // one file per variant
     char h[17];

@@ -10,7 +10,9 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           zlib1g-dev libzstd-dev
           # The lit suite (tests/lit): llvm-15-tools has lit.py, FileCheck, not and
           # split-file; llvm-15 has opt; lit runs on python3.
-          llvm-15-tools llvm-15 python3)
+          llvm-15-tools llvm-15 python3
+          # The format test (ctest -R format) checks every source against .clang-format.
+          clang-format-15)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -38,11 +38,13 @@ TEST_P(CompileError, RejectedAtTheUsersLine) {
   EXPECT_NE(r.status, 0) << "pacxx++ accepted a program that cannot run on a GPU:\n" << r.output;
   std::string where = file + ":" + std::to_string(expected_line) + ":";
   EXPECT_NE(r.output.find(where), std::string::npos)
-      << "expected a diagnostic at " << where << ", got:\n" << r.output;
+      << "expected a diagnostic at " << where << ", got:\n"
+      << r.output;
   EXPECT_NE(r.output.find("error: pacxx: kernel '(lambda at " + file), std::string::npos)
-      << "the diagnostic must name the kernel:\n" << r.output;
-  EXPECT_NE(r.output.find(expected), std::string::npos)
-      << "expected '" << expected << "' in:\n" << r.output;
+      << "the diagnostic must name the kernel:\n"
+      << r.output;
+  EXPECT_NE(r.output.find(expected), std::string::npos) << "expected '" << expected << "' in:\n"
+                                                        << r.output;
   std::ifstream produced(out);
   EXPECT_FALSE(produced) << "no program may be left behind";
 }
@@ -61,8 +63,8 @@ TEST(Driver, NoInputFiles) {
   for (const std::string &args : std::vector<std::string>{"", " -O2 -o " + out}) {
     result r = run(std::string(PACXX_CXX) + args);
     EXPECT_NE(r.status, 0) << args << ":\n" << r.output;
-    EXPECT_NE(r.output.find("pacxx++: error: no input files"), std::string::npos)
-        << args << ":\n" << r.output;
+    EXPECT_NE(r.output.find("pacxx++: error: no input files"), std::string::npos) << args << ":\n"
+                                                                                  << r.output;
     EXPECT_EQ(r.output.find("undefined reference"), std::string::npos) << r.output;
   }
   EXPECT_FALSE(std::ifstream(out)) << "no program may be left behind";

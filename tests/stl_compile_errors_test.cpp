@@ -59,14 +59,17 @@ TEST_P(StlCompileError, RejectedWithTheStaticAssertion) {
   auto end_of_line = r.output.find('\n', first_error);
   const std::string first = r.output.substr(first_error, end_of_line - first_error);
   EXPECT_NE(first.find("static assertion failed"), std::string::npos)
-      << "the first error must be the static assertion, got:\n" << r.output;
+      << "the first error must be the static assertion, got:\n"
+      << r.output;
   EXPECT_NE(first.find(expected), std::string::npos)
-      << "expected '" << expected << "' in the first error, got:\n" << r.output;
+      << "expected '" << expected << "' in the first error, got:\n"
+      << r.output;
 
   // The instantiation notes lead back to the user's line.
   const std::string where = file + ":" + std::to_string(expected_line) + ":";
   EXPECT_NE(r.output.find(where), std::string::npos)
-      << "expected the diagnostic to name " << where << ", got:\n" << r.output;
+      << "expected the diagnostic to name " << where << ", got:\n"
+      << r.output;
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param> &info) {
@@ -76,23 +79,25 @@ std::string param_name(const ::testing::TestParamInfo<Param> &info) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cxx17, StlCompileError,
-    ::testing::Combine(::testing::Values("reduce_host_vector", "for_each_host_vector",
-                                         "transform_into_host_vector", "reduce_view_over_host_vector",
-                                         "zip_of_device_and_host", "copy_view_over_host_vector",
-                                         "view_function_captures_host_vector",
-                                         "for_each_captures_host_vector", "transform_captures_host_vector",
-                                         "reduce_op_captures_host_vector", "kernel_captures_host_vector",
-                                         "kernel_argument_host_vector", "vector_of_host_containers"),
-                       ::testing::Values("c++17")),
+    ::testing::Combine(
+        ::testing::Values("reduce_host_vector", "for_each_host_vector",
+                          "transform_into_host_vector", "reduce_view_over_host_vector",
+                          "zip_of_device_and_host", "copy_view_over_host_vector",
+                          "view_function_captures_host_vector", "for_each_captures_host_vector",
+                          "transform_captures_host_vector", "reduce_op_captures_host_vector",
+                          "kernel_captures_host_vector", "kernel_argument_host_vector",
+                          "vector_of_host_containers"),
+        ::testing::Values("c++17")),
     param_name);
 
 // The headers compile as C++14 too: a representative subset there.
-INSTANTIATE_TEST_SUITE_P(
-    Cxx14, StlCompileError,
-    ::testing::Combine(::testing::Values("reduce_host_vector", "reduce_view_over_host_vector",
-                                         "for_each_captures_host_vector", "kernel_captures_host_vector"),
-                       ::testing::Values("c++14")),
-    param_name);
+INSTANTIATE_TEST_SUITE_P(Cxx14, StlCompileError,
+                         ::testing::Combine(::testing::Values("reduce_host_vector",
+                                                              "reduce_view_over_host_vector",
+                                                              "for_each_captures_host_vector",
+                                                              "kernel_captures_host_vector"),
+                                            ::testing::Values("c++14")),
+                         param_name);
 
 TEST(StlCompileErrors, CorrectProgramIsAccepted) {
   for (const char *standard : {"c++14", "c++17"}) {

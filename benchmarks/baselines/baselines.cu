@@ -14,14 +14,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                        \
-  do {                                                                                     \
-    cudaError_t e = (call);                                                                \
-    if (e != cudaSuccess) {                                                                \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorString(e));                                                 \
-      std::abort();                                                                        \
-    }                                                                                      \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t e = (call);                                                                        \
+    if (e != cudaSuccess) {                                                                        \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));   \
+      std::abort();                                                                                \
+    }                                                                                              \
   } while (0)
 
 namespace {
@@ -133,8 +132,8 @@ __global__ void saxpy_kernel(float s, const float4 *x, const float4 *y, float4 *
     o[i] = make_float4(s * a.x + b.x, s * a.y + b.y, s * a.z + b.z, s * a.w + b.w);
   }
 }
-__global__ void tail_kernel(int op, float s, const float *a, const float *b, float *c, std::size_t from,
-                            std::size_t n) {
+__global__ void tail_kernel(int op, float s, const float *a, const float *b, float *c,
+                            std::size_t from, std::size_t n) {
   std::size_t i = from + blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     c[i] = op == 0 ? a[i] + b[i] : s * a[i] + b[i];
@@ -237,7 +236,9 @@ extern "C" void cuda_vadd(const float *a, const float *b, float *c, std::size_t 
 extern "C" void cuda_saxpy(float a, const float *x, const float *y, float *out, std::size_t n) {
   run_elementwise(1, a, x, y, out, n);
 }
-extern "C" float cuda_sum(const float *a, std::size_t n) { return run_reduce(false, a, nullptr, n); }
+extern "C" float cuda_sum(const float *a, std::size_t n) {
+  return run_reduce(false, a, nullptr, n);
+}
 extern "C" float cuda_dot(const float *a, const float *b, std::size_t n) {
   return run_reduce(true, a, b, n);
 }

@@ -8,11 +8,11 @@
 
 extern "C" {
 // Thrust
-void thrust_vadd(const float *a, const float *b, float *c, std::size_t n);          // transform
+void thrust_vadd(const float *a, const float *b, float *c, std::size_t n);             // transform
 void thrust_saxpy(float a, const float *x, const float *y, float *out, std::size_t n); // transform
-float thrust_dot(const float *a, const float *b, std::size_t n);                    // inner_product
+float thrust_dot(const float *a, const float *b, std::size_t n);     // inner_product
 float thrust_dot_zip(const float *a, const float *b, std::size_t n); // transform_reduce over zip
-float thrust_sum(const float *a, std::size_t n);                      // reduce
+float thrust_sum(const float *a, std::size_t n);                     // reduce
 // The paper's Listing 3: transform into a temporary, then reduce (two kernels).
 float thrust_dot_unfused(const float *a, const float *b, float *tmp, std::size_t n);
 

@@ -17,9 +17,7 @@ using namespace llvm;
 
 namespace pacxx {
 
-bool isDeviceProvided(StringRef Name) {
-  return abi::is_device_provided(Name.data(), Name.size());
-}
+bool isDeviceProvided(StringRef Name) { return abi::is_device_provided(Name.data(), Name.size()); }
 
 // Clang may record a file relative to some directory; users want the path they know.
 static std::string fullPath(StringRef Dir, StringRef File) {
@@ -140,8 +138,9 @@ public:
       if ((!GV->isConstant() && !isEmptyObjectBox(*GV)) || !GV->hasInitializer() ||
           GV->isThreadLocal()) {
         std::string Name = GV->getName().str();
-        error(At, In, "uses the mutable host global '" + readable(Name) +
-                          "' (only constant globals with initialisers are copied to the device)");
+        error(At, In,
+              "uses the mutable host global '" + readable(Name) +
+                  "' (only constant globals with initialisers are copied to the device)");
         return;
       }
       if (C.Globals.insert(GV))

@@ -8,13 +8,13 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -263,11 +263,11 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
   Padded.resize((Padded.size() + 7) / 8 * 8, '\0');
   auto *Data = ConstantDataArray::getRaw(Padded, Padded.size(), I8);
   auto *Ty = StructType::get(Ctx, {I32, I32, I64, Data->getType()});
-  auto *Init = ConstantStruct::get(
-      Ty, {ConstantInt::get(I32, abi::module_magic), ConstantInt::get(I32, abi::module_version),
-           ConstantInt::get(I64, Bitcode.size()), Data});
-  auto *Blob = new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage, Init,
-                                  "__pacxx_device_module");
+  auto *Init = ConstantStruct::get(Ty, {ConstantInt::get(I32, abi::module_magic),
+                                        ConstantInt::get(I32, abi::module_version),
+                                        ConstantInt::get(I64, Bitcode.size()), Data});
+  auto *Blob =
+      new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage, Init, "__pacxx_device_module");
   Blob->setSection(abi::section_name);
   Blob->setAlignment(Align(8));
   appendToUsed(M, {Blob});
@@ -293,8 +293,9 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
   auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
                                    ConstantArray::get(TableTy, Recs), "__pacxx_kernel_table");
 
-  FunctionCallee Register = M.getOrInsertFunction(
-      abi::register_module_function, FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
+  FunctionCallee Register =
+      M.getOrInsertFunction(abi::register_module_function,
+                            FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false));
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                                     GlobalValue::InternalLinkage, "__pacxx_register", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
@@ -401,10 +402,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   NamedMDNode *KMD = Dev->getOrInsertNamedMetadata(abi::md_kernels);
   for (const KernelInfo &K : Kernels) {
     Type *I64 = Type::getInt64Ty(Ctx);
-    KMD->addOperand(MDNode::get(
-        Ctx, {MDString::get(Ctx, K.Entry->getName()),
-              ConstantAsMetadata::get(ConstantInt::get(I64, K.Size)),
-              ConstantAsMetadata::get(ConstantInt::get(I64, K.Align)), MDString::get(Ctx, K.Display)}));
+    KMD->addOperand(MDNode::get(Ctx, {MDString::get(Ctx, K.Entry->getName()),
+                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Size)),
+                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Align)),
+                                      MDString::get(Ctx, K.Display)}));
   }
   NamedMDNode *EMD = Dev->getOrInsertNamedMetadata(abi::md_extern_calls);
   StringSet<> Seen;

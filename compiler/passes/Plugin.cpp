@@ -32,13 +32,11 @@ static Expected<pacxx::KernelExtractionOptions> parseOptions(StringRef Params) {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "pacxx", "0.1", [](PassBuilder &PB) {
-            PB.registerPipelineStartEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel) {
-                  MPM.addPass(pacxx::KernelExtractionPass());
-                });
+            PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+              MPM.addPass(pacxx::KernelExtractionPass());
+            });
             PB.registerPipelineParsingCallback(
-                [](StringRef Name, ModulePassManager &MPM,
-                   ArrayRef<PassBuilder::PipelineElement>) {
+                [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   // LLVM 15 has no public helper for "name<params>"; parse it here.
                   StringRef Params;
                   if (Name.consume_front("pacxx-kernel-extraction")) {

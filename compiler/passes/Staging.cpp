@@ -10,13 +10,13 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 
@@ -129,9 +129,9 @@ Function *makeStub(Module &Host, Function &Entry, const Slice &S, Value *Staged,
   LLVMContext &Ctx = Host.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
   PointerType *Ptr = PointerType::getUnqual(Ctx);
-  Function *Stub = Function::Create(FunctionType::get(I64, {Ptr, Ptr}, false),
-                                    GlobalValue::InternalLinkage,
-                                    abi::stage_stub_prefix + Twine(Id), Host);
+  Function *Stub =
+      Function::Create(FunctionType::get(I64, {Ptr, Ptr}, false), GlobalValue::InternalLinkage,
+                       abi::stage_stub_prefix + Twine(Id), Host);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Stub));
   ValueToValueMapTy VM;
   VM[Entry.getArg(0)] = Stub->getArg(0);
@@ -167,8 +167,7 @@ Function *makeStub(Module &Host, Function &Entry, const Slice &S, Value *Staged,
       if (auto *Call = dyn_cast<CallBase>(C))
         if (Function *F = Call->getCalledFunction())
           if (!F->isIntrinsic() && F->getParent() != &Host)
-            Call->setCalledFunction(
-                Host.getOrInsertFunction(F->getName(), F->getFunctionType()));
+            Call->setCalledFunction(Host.getOrInsertFunction(F->getName(), F->getFunctionType()));
       B.Insert(C);
       New = C;
     }
@@ -217,12 +216,12 @@ StagingResult stageKernel(Module &Host, Function &Entry) {
       continue;
     }
     R.Stubs.push_back(makeStub(Host, Entry, S, V, Id));
-    std::string Name = std::string(abi::staged_prefix) +
-                       (V->getType()->isFloatTy() ? "float"
-                        : V->getType()->isDoubleTy() ? "double" : "int");
+    std::string Name = std::string(abi::staged_prefix) + (V->getType()->isFloatTy()    ? "float"
+                                                          : V->getType()->isDoubleTy() ? "double"
+                                                                                       : "int");
     Type *I32 = Type::getInt32Ty(Dev.getContext());
-    FunctionCallee Placeholder = Dev.getOrInsertFunction(
-        Name, FunctionType::get(V->getType(), {I32, V->getType()}, false));
+    FunctionCallee Placeholder =
+        Dev.getOrInsertFunction(Name, FunctionType::get(V->getType(), {I32, V->getType()}, false));
     IRBuilder<> B(Call);
     CallInst *New = B.CreateCall(Placeholder, {B.getInt32(Id), V});
     New->setDebugLoc(Call->getDebugLoc());

@@ -17,9 +17,7 @@ namespace gpu {
 namespace detail {
 
 // Host containers go to the device; everything else (numbers, gpu::vectors) as is.
-template <class A> auto to_device(A &&a, std::true_type /*host container*/) {
-  return gpu::copy(a);
-}
+template <class A> auto to_device(A &&a, std::true_type /*host container*/) { return gpu::copy(a); }
 template <class A> decltype(auto) to_device(A &&a, std::false_type) { return std::forward<A>(a); }
 template <class T> std::reference_wrapper<vector<T>> to_device(vector<T> &v, std::false_type) {
   return std::ref(v);

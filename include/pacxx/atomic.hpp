@@ -41,8 +41,7 @@ template <class Op> inline float float_cas_loop(float *p, float v, Op op) {
   unsigned old = __atomic_load_n(ip, __ATOMIC_RELAXED);
   for (;;) {
     unsigned desired = float_bits(op(bits_float(old), v));
-    if (__atomic_compare_exchange_n(ip, &old, desired, false, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(ip, &old, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       return bits_float(old);
   }
 }
@@ -71,8 +70,8 @@ template <class T> inline detail::atomic_int_t<T> atomic_exchange(T *p, T v) {
   return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
 inline float atomic_exchange(float *p, float v) {
-  return detail::bits_float(
-      __atomic_exchange_n(reinterpret_cast<unsigned *>(p), detail::float_bits(v), __ATOMIC_RELAXED));
+  return detail::bits_float(__atomic_exchange_n(reinterpret_cast<unsigned *>(p),
+                                                detail::float_bits(v), __ATOMIC_RELAXED));
 }
 
 // Stores `desired` if *p == expected; returns the value *p held before.

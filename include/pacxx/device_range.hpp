@@ -66,7 +66,8 @@ template <class T> RANGES_INLINE_VAR constexpr bool enable_borrowed_range<gpu::v
 // own nothing (pacxx/detail/owner.hpp).
 template <class T, subrange_kind K>
 struct subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>
-    : view_interface<subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> {
+    : view_interface<
+          subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> {
   using vector_type = gpu::vector<typename std::remove_const<T>::type>;
   T *first_ = nullptr;
   std::size_t size_ = 0;
@@ -87,8 +88,8 @@ struct subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>
 };
 // Iterators into an owning view die with it, as with any owning range.
 template <class T, subrange_kind K>
-RANGES_INLINE_VAR constexpr bool
-    enable_borrowed_range<subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> = false;
+RANGES_INLINE_VAR constexpr bool enable_borrowed_range<
+    subrange<gpu::detail::vector_iterator<T>, gpu::detail::vector_iterator<T>, K>> = false;
 } // namespace ranges
 
 namespace pacxx {
@@ -101,7 +102,8 @@ template <template <class...> class V, class... A>
 struct view_parts_device_copyable<V<A...>> : all_device_copyable<A...> {};
 template <template <class, bool> class V, class R, bool B>
 struct view_parts_device_copyable<V<R, B>> : is_device_copyable<R> {};
-template <class T> struct view_parts_device_copyable<ranges::ref_view<gpu::vector<T>>> : std::true_type {};
+template <class T>
+struct view_parts_device_copyable<ranges::ref_view<gpu::vector<T>>> : std::true_type {};
 template <class T>
 struct view_parts_device_copyable<ranges::ref_view<const gpu::vector<T>>> : std::true_type {};
 template <class I, class S, ranges::subrange_kind K>
@@ -114,12 +116,15 @@ struct is_device_copyable<T, typename std::enable_if<ranges::view_<T>>::type>
 
 template <class R, class = void> struct is_device_range : std::false_type {};
 template <class R>
-struct is_device_range<R, typename std::enable_if<gpu::is_vector<typename std::decay<R>::type>::value>::type>
+struct is_device_range<
+    R, typename std::enable_if<gpu::is_vector<typename std::decay<R>::type>::value>::type>
     : std::true_type {};
 template <class R>
-struct is_device_range<R, typename std::enable_if<ranges::view_<typename std::decay<R>::type>>::type>
+struct is_device_range<R,
+                       typename std::enable_if<ranges::view_<typename std::decay<R>::type>>::type>
     : std::integral_constant<bool, is_device_copyable<typename std::decay<R>::type>::value &&
-                                       ranges::random_access_range<typename std::decay<R>::type>> {};
+                                       ranges::random_access_range<typename std::decay<R>::type>> {
+};
 
 namespace detail {
 

@@ -27,8 +27,8 @@ namespace detail {
 template <class... Ts> struct all_device_copyable : std::true_type {};
 template <class T, class... Ts>
 struct all_device_copyable<T, Ts...>
-    : std::integral_constant<bool, is_device_copyable<T>::value &&
-                                       all_device_copyable<Ts...>::value> {};
+    : std::integral_constant<bool,
+                             is_device_copyable<T>::value && all_device_copyable<Ts...>::value> {};
 
 // An aggregate holding the arguments (std::tuple is not trivially copyable in
 // libstdc++, so it cannot be the payload).

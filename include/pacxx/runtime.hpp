@@ -19,7 +19,8 @@ struct launch_config {
   dim block; // threads per block
   std::size_t dynamic_shared_bytes = 0;
   launch_config() = default;
-  launch_config(dim g, dim b, std::size_t shared = 0) : grid(g), block(b), dynamic_shared_bytes(shared) {}
+  launch_config(dim g, dim b, std::size_t shared = 0)
+      : grid(g), block(b), dynamic_shared_bytes(shared) {}
 };
 
 // Waits for every kernel launched so far on the current device.

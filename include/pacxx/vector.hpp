@@ -26,8 +26,8 @@ namespace gpu {
 namespace detail {
 // Elements live in device memory and are moved there by bytes.
 template <class T> struct is_element {
-  static constexpr bool value = std::is_trivially_copy_constructible<T>::value &&
-                                std::is_trivially_destructible<T>::value;
+  static constexpr bool value =
+      std::is_trivially_copy_constructible<T>::value && std::is_trivially_destructible<T>::value;
 };
 
 // Writes `value` to n elements at `p` (one kernel).
@@ -45,7 +45,8 @@ template <class T> void fill_n(T *p, std::size_t n, const T &value) {
 }
 
 template <class Range>
-using host_value_t = typename std::decay<decltype(*std::begin(std::declval<const Range &>()))>::type;
+using host_value_t =
+    typename std::decay<decltype(*std::begin(std::declval<const Range &>()))>::type;
 
 // The iterator of gpu::vector<T>: a device pointer in a class of its own. It converts
 // to T* (kernels and users may take it as a pointer), and it is a type of its own so
@@ -80,19 +81,47 @@ public:
   template <class I> using if_integer = typename std::enable_if<std::is_integral<I>::value>::type;
   template <class I, class = if_integer<I>> T &operator[](I n) const noexcept { return p_[n]; }
 
-  vector_iterator &operator++() noexcept { ++p_; return *this; }
-  vector_iterator operator++(int) noexcept { vector_iterator t = *this; ++p_; return t; }
-  vector_iterator &operator--() noexcept { --p_; return *this; }
-  vector_iterator operator--(int) noexcept { vector_iterator t = *this; --p_; return t; }
-  template <class I, class = if_integer<I>> vector_iterator &operator+=(I n) noexcept { p_ += n; return *this; }
-  template <class I, class = if_integer<I>> vector_iterator &operator-=(I n) noexcept { p_ -= n; return *this; }
+  vector_iterator &operator++() noexcept {
+    ++p_;
+    return *this;
+  }
+  vector_iterator operator++(int) noexcept {
+    vector_iterator t = *this;
+    ++p_;
+    return t;
+  }
+  vector_iterator &operator--() noexcept {
+    --p_;
+    return *this;
+  }
+  vector_iterator operator--(int) noexcept {
+    vector_iterator t = *this;
+    --p_;
+    return t;
+  }
+  template <class I, class = if_integer<I>> vector_iterator &operator+=(I n) noexcept {
+    p_ += n;
+    return *this;
+  }
+  template <class I, class = if_integer<I>> vector_iterator &operator-=(I n) noexcept {
+    p_ -= n;
+    return *this;
+  }
   template <class I, class = if_integer<I>>
-  friend vector_iterator operator+(vector_iterator i, I n) noexcept { return i += n; }
+  friend vector_iterator operator+(vector_iterator i, I n) noexcept {
+    return i += n;
+  }
   template <class I, class = if_integer<I>>
-  friend vector_iterator operator+(I n, vector_iterator i) noexcept { return i += n; }
+  friend vector_iterator operator+(I n, vector_iterator i) noexcept {
+    return i += n;
+  }
   template <class I, class = if_integer<I>>
-  friend vector_iterator operator-(vector_iterator i, I n) noexcept { return i -= n; }
-  friend difference_type operator-(vector_iterator a, vector_iterator b) noexcept { return a.p_ - b.p_; }
+  friend vector_iterator operator-(vector_iterator i, I n) noexcept {
+    return i -= n;
+  }
+  friend difference_type operator-(vector_iterator a, vector_iterator b) noexcept {
+    return a.p_ - b.p_;
+  }
 
   friend bool operator==(vector_iterator a, vector_iterator b) noexcept { return a.p_ == b.p_; }
   friend bool operator!=(vector_iterator a, vector_iterator b) noexcept { return a.p_ != b.p_; }
@@ -115,7 +144,8 @@ template <class T> class vector {
   static T *allocate(std::size_t n) {
     if (n > max_size())
       throw std::length_error("gpu::vector: cannot create a vector of " + std::to_string(n) +
-                              " elements, larger than max_size() (" + std::to_string(max_size()) + ")");
+                              " elements, larger than max_size() (" + std::to_string(max_size()) +
+                              ")");
     return static_cast<T *>(pacxx::detail::device_allocate(n * sizeof(T)));
   }
 

@@ -3,8 +3,8 @@
 // OpenCL) where no NVIDIA driver is installed. We therefore declare the handful of
 // driver types and entry points ourselves instead of including cuda.h.
 #include "backend.hpp"
-#include "support/envelope.hpp"
 #include "pacxx/error.hpp"
+#include "support/envelope.hpp"
 
 #include <dlfcn.h>
 
@@ -80,14 +80,14 @@ struct api {
   CUresult (*cuModuleUnload)(CUmodule);
   // The driver's linker: PTX to a cubin for the context's device (build_binary).
   CUresult (*cuLinkCreate_v2)(unsigned, int *, void **, CUlinkState *);
-  CUresult (*cuLinkAddData_v2)(CUlinkState, int, void *, std::size_t, const char *, unsigned,
-                               int *, void **);
+  CUresult (*cuLinkAddData_v2)(CUlinkState, int, void *, std::size_t, const char *, unsigned, int *,
+                               void **);
   CUresult (*cuLinkComplete)(CUlinkState, void **, std::size_t *);
   CUresult (*cuLinkDestroy)(CUlinkState);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, CUstream, void **, void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
   // Optional (CUDA 12.4+): lets launch() check args_size against the kernel.
@@ -98,14 +98,22 @@ struct api {
 // (the toolkit's stub libcuda, installed as libcuda.so.1, answers everything with 34).
 const char *fallback_error_name(CUresult r) {
   switch (r) {
-  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
-  case 34: return "CUDA_ERROR_STUB_LIBRARY";
-  case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
-  case 46: return "CUDA_ERROR_DEVICES_UNAVAILABLE";
-  case 100: return "CUDA_ERROR_NO_DEVICE";
-  case 304: return "CUDA_ERROR_OPERATING_SYSTEM";
-  case 999: return "CUDA_ERROR_UNKNOWN";
-  default: return "unknown CUresult";
+  case 3:
+    return "CUDA_ERROR_NOT_INITIALIZED";
+  case 34:
+    return "CUDA_ERROR_STUB_LIBRARY";
+  case 35:
+    return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+  case 46:
+    return "CUDA_ERROR_DEVICES_UNAVAILABLE";
+  case 100:
+    return "CUDA_ERROR_NO_DEVICE";
+  case 304:
+    return "CUDA_ERROR_OPERATING_SYSTEM";
+  case 999:
+    return "CUDA_ERROR_UNKNOWN";
+  default:
+    return "unknown CUresult";
   }
 }
 
@@ -188,8 +196,8 @@ const loaded_api &load_api() {
     sym(cu.cuGetErrorString, "cuGetErrorString");
     if (missing)
       return l;
-    cu.cuFuncGetParamInfo = reinterpret_cast<decltype(cu.cuFuncGetParamInfo)>(
-        dlsym(lib, "cuFuncGetParamInfo"));
+    cu.cuFuncGetParamInfo =
+        reinterpret_cast<decltype(cu.cuFuncGetParamInfo)>(dlsym(lib, "cuFuncGetParamInfo"));
 
     if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
       l.why = "cuda: cuInit: " + describe(cu, r);
@@ -245,7 +253,9 @@ public:
   std::atomic<std::size_t> shared_opt_in_{default_dynamic_shared_limit};
 };
 
-CUdeviceptr dptr(const void *p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
+CUdeviceptr dptr(const void *p) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p));
+}
 
 unsigned to_uint(std::size_t v, const char *what) {
   if (v > UINT_MAX)
@@ -405,10 +415,12 @@ public:
                   std::to_string(args_size) + " given");
     ctx_->make_current();
     if (dynamic_shared_bytes > k->shared_opt_in_.load(std::memory_order_relaxed)) {
-      check(cu_,
-            cu_.cuFuncSetAttribute(k->fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                   static_cast<int>(to_uint(dynamic_shared_bytes, "shared memory"))),
-            "cuFuncSetAttribute", "max dynamic shared memory " + std::to_string(dynamic_shared_bytes));
+      check(
+          cu_,
+          cu_.cuFuncSetAttribute(k->fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 static_cast<int>(to_uint(dynamic_shared_bytes, "shared memory"))),
+          "cuFuncSetAttribute",
+          "max dynamic shared memory " + std::to_string(dynamic_shared_bytes));
       // Racing threads may both set it; the attribute only needs to be >= each request.
       std::size_t seen = k->shared_opt_in_.load();
       while (seen < dynamic_shared_bytes &&
@@ -416,11 +428,11 @@ public:
       }
     }
     void *params[] = {const_cast<void *>(args)};
-    CUresult r = cu_.cuLaunchKernel(
-        k->fn_, to_uint(grid.x, "grid.x"), to_uint(grid.y, "grid.y"), to_uint(grid.z, "grid.z"),
-        to_uint(block.x, "block.x"), to_uint(block.y, "block.y"), to_uint(block.z, "block.z"),
-        to_uint(dynamic_shared_bytes, "shared memory"), nullptr /* legacy default stream */,
-        params, nullptr);
+    CUresult r = cu_.cuLaunchKernel(k->fn_, to_uint(grid.x, "grid.x"), to_uint(grid.y, "grid.y"),
+                                    to_uint(grid.z, "grid.z"), to_uint(block.x, "block.x"),
+                                    to_uint(block.y, "block.y"), to_uint(block.z, "block.z"),
+                                    to_uint(dynamic_shared_bytes, "shared memory"),
+                                    nullptr /* legacy default stream */, params, nullptr);
     if (r != CUDA_SUCCESS)
       check(cu_, r, "cuLaunchKernel",
             "kernel '" + k->name_ + "', grid " + std::to_string(grid.x) + "x" +
@@ -483,7 +495,8 @@ private:
     // Without an opt-in the driver allows 48 KiB minus the static shared memory, as
     // the attribute reports; launch() opts in above it (never trusting more than the
     // documented default, so a surprising answer costs one call, not a failed launch).
-    const std::size_t allowed = attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "max dynamic shared");
+    const std::size_t allowed =
+        attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "max dynamic shared");
     k->shared_opt_in_ = std::min(allowed, default_dynamic_shared_limit > static_shared
                                               ? default_dynamic_shared_limit - static_shared
                                               : std::size_t{0});

@@ -10,8 +10,8 @@
 #include <CL/cl.h>
 
 #include "backend.hpp"
-#include "support/envelope.hpp"
 #include "pacxx/error.hpp"
+#include "support/envelope.hpp"
 
 #include <dlfcn.h>
 
@@ -108,7 +108,9 @@ const char *cl_error_name(cl_int e) {
   }
 }
 
-std::string describe(cl_int e) { return std::string(cl_error_name(e)) + " (" + std::to_string(e) + ")"; }
+std::string describe(cl_int e) {
+  return std::string(cl_error_name(e)) + " (" + std::to_string(e) + ")";
+}
 
 void check(cl_int e, const char *call, const std::string &detail = {}) {
   if (e == CL_SUCCESS)
@@ -171,7 +173,8 @@ const loaded_api &load_api() {
       void *p = dlsym(lib, name);
       if (!p && !missing) {
         missing = true;
-        l.why = std::string("opencl: libOpenCL.so.1 lacks ") + name + " (ICD loader older than OpenCL 2.0?)";
+        l.why = std::string("opencl: libOpenCL.so.1 lacks ") + name +
+                " (ICD loader older than OpenCL 2.0?)";
       }
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
     };
@@ -310,9 +313,9 @@ public:
     local_memory_ = info_value<cl_ulong>(cl.clGetDeviceInfo, dev, CL_DEVICE_LOCAL_MEM_SIZE,
                                          "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
     // At least 3 dimensions (CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS >= 3); pacxx uses 3.
-    const cl_uint dims = info_value<cl_uint>(cl.clGetDeviceInfo, dev,
-                                             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
-                                             "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)");
+    const cl_uint dims =
+        info_value<cl_uint>(cl.clGetDeviceInfo, dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                            "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)");
     std::vector<std::size_t> sizes(std::max<cl_uint>(dims, 3), 1);
     check(cl.clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(std::size_t),
                              sizes.data(), nullptr),
@@ -499,16 +502,17 @@ private:
         std::size_t v = 0;
         if (param == CL_KERNEL_LOCAL_MEM_SIZE) {
           cl_ulong u = 0;
-          check(cl_.clGetKernelWorkGroupInfo(k, st_->dev, param, sizeof u, &u, nullptr), call, where);
+          check(cl_.clGetKernelWorkGroupInfo(k, st_->dev, param, sizeof u, &u, nullptr), call,
+                where);
           return static_cast<std::size_t>(u);
         }
         check(cl_.clGetKernelWorkGroupInfo(k, st_->dev, param, sizeof v, &v, nullptr), call, where);
         return v;
       };
-      limits.threads_per_block =
-          group_info(CL_KERNEL_WORK_GROUP_SIZE, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
-      const std::size_t static_local =
-          group_info(CL_KERNEL_LOCAL_MEM_SIZE, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+      limits.threads_per_block = group_info(CL_KERNEL_WORK_GROUP_SIZE,
+                                            "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+      const std::size_t static_local = group_info(
+          CL_KERNEL_LOCAL_MEM_SIZE, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
       limits.block = block_limit_;
       limits.grid = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
       limits.dynamic_shared = local_memory_ > static_local ? local_memory_ - static_local : 0;
@@ -522,8 +526,7 @@ private:
     return result;
   }
 
-  void memcpy_(cl_bool blocking, void *dst, const void *src, std::size_t bytes,
-               const char *what) {
+  void memcpy_(cl_bool blocking, void *dst, const void *src, std::size_t bytes, const char *what) {
     if (bytes == 0)
       return;
     check(cl_.clEnqueueSVMMemcpy(st_->queue, blocking, dst, src, bytes, 0, nullptr, nullptr),

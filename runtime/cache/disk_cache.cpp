@@ -203,8 +203,8 @@ int disk_cache::open_entries_directory(bool create, std::string *problem) const 
         if (d.fd >= 0)
           ::fchmod(d.fd, 0700);
       } else if (errno != EEXIST) {
-        report(problem, "disk cache: cannot create " + s_.directory.string() + ": " +
-                            errno_text(errno));
+        report(problem,
+               "disk cache: cannot create " + s_.directory.string() + ": " + errno_text(errno));
         return -1;
       }
     }
@@ -214,7 +214,8 @@ int disk_cache::open_entries_directory(bool create, std::string *problem) const 
   fd_guard parent(::open(s_.directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (parent.fd < 0) {
     if (errno != ENOENT || create)
-      report(problem, "disk cache: cannot open " + s_.directory.string() + ": " + errno_text(errno));
+      report(problem,
+             "disk cache: cannot open " + s_.directory.string() + ": " + errno_text(errno));
     return -1;
   }
   bool created = false;
@@ -226,8 +227,8 @@ int disk_cache::open_entries_directory(bool create, std::string *problem) const 
       return -1;
     }
   }
-  fd_guard dir(::openat(parent.fd, entries_subdirectory,
-                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  fd_guard dir(
+      ::openat(parent.fd, entries_subdirectory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (dir.fd < 0) {
     if (errno == ENOENT && !create)
       return -1; // nothing stored yet: a plain miss
@@ -354,12 +355,14 @@ bool disk_cache::store(const std::string &key, const std::string &payload,
     static std::atomic<std::uint64_t> counter{0};
     const std::string stem = file_stem(key);
     const std::string final_name = stem + entry_extension;
-    const std::string tmp = stem + "." + std::to_string(::getpid()) + "-" +
-                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) +
-                            "-" + std::to_string(counter++) + ".tmp";
+    const std::string tmp =
+        stem + "." + std::to_string(::getpid()) + "-" +
+        std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + "-" +
+        std::to_string(counter++) + ".tmp";
     const fs::path final_path = entries_directory() / final_name;
 
-    int fd = ::openat(dir.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd =
+        ::openat(dir.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
       report(problem, "disk cache: cannot create " + (entries_directory() / tmp).string() + ": " +
                           errno_text(errno));

@@ -9,8 +9,8 @@
 #include "pacxx/detail/abi.hpp"
 #include "pacxx/error.hpp"
 
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -55,7 +55,7 @@ unsigned dimension_of(CallInst &call) {
 // "llvm.sin.f32" -> ("sin", float); "sinf" -> ("sin", float); "sin" -> ("sin", double);
 // "abs" -> ("abs", not float).
 static const abi::lib_function *library_function(const Function &f, bool map_intrinsics,
-                                                  bool &is_float) {
+                                                 bool &is_float) {
   StringRef n = f.getName();
   if (n.startswith("llvm.")) {
     if (!map_intrinsics)
@@ -69,8 +69,8 @@ static const abi::lib_function *library_function(const Function &f, bool map_int
       return nullptr;
     rest = rest.drop_back(4);
     // The intrinsics that some target lowers to a libcall it cannot resolve.
-    static const char *const mapped[] = {"sin", "cos", "exp", "exp2", "log", "log2",
-                                         "log10", "pow", "round", "fma"};
+    static const char *const mapped[] = {"sin",  "cos",   "exp", "exp2",  "log",
+                                         "log2", "log10", "pow", "round", "fma"};
     bool ignored;
     for (const char *x : mapped)
       if (rest == x)
@@ -93,17 +93,27 @@ static bool has_shape(FunctionType *ty, abi::lib_shape shape, bool is_float) {
   };
   using abi::lib_shape;
   switch (shape) {
-  case lib_shape::f_f: return is(fp, {fp});
-  case lib_shape::f_ff: return is(fp, {fp, fp});
-  case lib_shape::f_fff: return is(fp, {fp, fp, fp});
-  case lib_shape::f_fi: return is(fp, {fp, i32});
-  case lib_shape::f_fl: return is(fp, {fp, i64});
+  case lib_shape::f_f:
+    return is(fp, {fp});
+  case lib_shape::f_ff:
+    return is(fp, {fp, fp});
+  case lib_shape::f_fff:
+    return is(fp, {fp, fp, fp});
+  case lib_shape::f_fi:
+    return is(fp, {fp, i32});
+  case lib_shape::f_fl:
+    return is(fp, {fp, i64});
   case lib_shape::f_fpi:
-  case lib_shape::f_fpf: return is(fp, {fp, ptr});
-  case lib_shape::f_ffpi: return is(fp, {fp, fp, ptr});
-  case lib_shape::i_f: return is(i32, {fp});
-  case lib_shape::l_f: return is(i64, {fp});
-  case lib_shape::f_str: return is(fp, {ptr});
+  case lib_shape::f_fpf:
+    return is(fp, {fp, ptr});
+  case lib_shape::f_ffpi:
+    return is(fp, {fp, fp, ptr});
+  case lib_shape::i_f:
+    return is(i32, {fp});
+  case lib_shape::l_f:
+    return is(i64, {fp});
+  case lib_shape::f_str:
+    return is(fp, {ptr});
   case lib_shape::i_i:
     return ty->getNumParams() == 1 && ty->getReturnType()->isIntegerTy() &&
            ty->getParamType(0) == ty->getReturnType();
@@ -187,9 +197,11 @@ void lower_library(Module &m, bool opencl) {
       lower = [&](IRBuilder<> &b, CallInst &c) -> Value * {
         Value *n = c.getArgOperand(1);
         Value *lo = b.getInt64(INT32_MIN), *hi = b.getInt64(INT32_MAX);
-        n = b.CreateBinaryIntrinsic(Intrinsic::smax, b.CreateBinaryIntrinsic(Intrinsic::smin, n, hi), lo);
-        return b.CreateCall(c_function(m, "scalbn", is_float, FunctionType::get(fp, {fp, i32}, false)),
-                            {c.getArgOperand(0), b.CreateTrunc(n, i32)});
+        n = b.CreateBinaryIntrinsic(Intrinsic::smax,
+                                    b.CreateBinaryIntrinsic(Intrinsic::smin, n, hi), lo);
+        return b.CreateCall(
+            c_function(m, "scalbn", is_float, FunctionType::get(fp, {fp, i32}, false)),
+            {c.getArgOperand(0), b.CreateTrunc(n, i32)});
       };
       break;
     case abi::lib_shape::l_f: {
@@ -199,11 +211,12 @@ void lower_library(Module &m, bool opencl) {
       const bool nearest = base.endswith("round");
       lower = [&, nearest](IRBuilder<> &b, CallInst &c) -> Value * {
         if (!opencl)
-          return b.CreateCall(c_function(m, nearest ? "llround" : "llrint", is_float, f->getFunctionType()),
-                              {c.getArgOperand(0)});
-        Value *r = b.CreateCall(c_function(m, nearest ? "round" : "rint", is_float,
-                                           FunctionType::get(fp, {fp}, false)),
-                                {c.getArgOperand(0)});
+          return b.CreateCall(
+              c_function(m, nearest ? "llround" : "llrint", is_float, f->getFunctionType()),
+              {c.getArgOperand(0)});
+        Value *r = b.CreateCall(
+            c_function(m, nearest ? "round" : "rint", is_float, FunctionType::get(fp, {fp}, false)),
+            {c.getArgOperand(0)});
         return b.CreateFPToSI(r, c.getType());
       };
       if (!opencl && base.startswith("ll"))
@@ -370,7 +383,8 @@ static void verify(Module &m, const kernel_info &k, const char *stage) {
 static void substitute_staged(Module &m, const std::vector<std::uint64_t> *staged) {
   SmallVector<Function *, 4> fns;
   for (Function &f : m)
-    if (f.getName().startswith(abi::staged_prefix) || f.getName().startswith(abi::stage_builtin_prefix))
+    if (f.getName().startswith(abi::staged_prefix) ||
+        f.getName().startswith(abi::stage_builtin_prefix))
       fns.push_back(&f);
   for (Function *f : fns)
     for_each_call(m, f->getName(), [&](CallInst &c) -> Value * {
@@ -396,7 +410,8 @@ static void substitute_staged(Module &m, const std::vector<std::uint64_t> *stage
 // so retain and release are removed. Creating ownership in a kernel has no meaning.
 static void remove_ownership(Module &m, const kernel_info &k) {
   if (Function *f = m.getFunction(abi::owner_new); f && !f->use_empty())
-    throw error("pacxx: kernel '" + k.display + "' creates an owning view (a view over a "
+    throw error("pacxx: kernel '" + k.display +
+                "' creates an owning view (a view over a "
                 "temporary gpu::vector) in device code; build views on the host and pass them "
                 "to the kernel");
   for (const char *name : {abi::owner_retain, abi::owner_release})

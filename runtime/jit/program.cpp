@@ -39,7 +39,8 @@ std::size_t program::add(const char *bitcode, std::size_t size) {
 
 std::unique_ptr<Module> program::parse(LLVMContext &ctx, std::size_t module) const {
   const image &im = modules_.at(module);
-  auto buffer = MemoryBuffer::getMemBuffer(StringRef(im.data, im.size), "pacxx-device-module", false);
+  auto buffer =
+      MemoryBuffer::getMemBuffer(StringRef(im.data, im.size), "pacxx-device-module", false);
   Expected<std::unique_ptr<Module>> m = parseBitcodeFile(buffer->getMemBufferRef(), ctx);
   if (!m)
     throw error("pacxx: cannot read device module " + std::to_string(module) + ": " +
@@ -146,7 +147,8 @@ static std::string describe(const std::vector<link_problem> &problems) {
 }
 
 std::unique_ptr<Module> program::link(LLVMContext &ctx, std::size_t module,
-                                      const std::string &entry, std::vector<link_problem> *problems) const {
+                                      const std::string &entry,
+                                      std::vector<link_problem> *problems) const {
   std::unique_ptr<Module> m = parse(ctx, module);
   Function *f = m->getFunction(entry);
   if (!f || f->isDeclaration())

@@ -31,7 +31,8 @@ std::string library_build_id() {
             auto *n = reinterpret_cast<const ElfW(Nhdr) *>(p);
             const char *name = p + sizeof(ElfW(Nhdr));
             const char *desc = name + ((n->n_namesz + 3) & ~3u);
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0) {
               s->id.assign(desc, n->n_descsz);
               return 1;
             }

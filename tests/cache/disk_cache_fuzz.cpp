@@ -6,8 +6,8 @@
 // (built with AddressSanitizer and UBSan where available), never another kernel.
 // A bounded loop with a fixed seed, so that a failure reproduces; a few seconds.
 #include "cache/disk_cache.hpp"
-#include "files.hpp"
 #include "cache/kernel_entry.hpp"
+#include "files.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,10 +40,14 @@ public:
   // A value for a size or header field: small, near a boundary, or anything.
   std::uint64_t field() {
     switch (below(4)) {
-    case 0: return below(64);
-    case 1: return ~std::uint64_t{0} - below(64);
-    case 2: return std::uint64_t{1} << below(64);
-    default: return rng_();
+    case 0:
+      return below(64);
+    case 1:
+      return ~std::uint64_t{0} - below(64);
+    case 2:
+      return std::uint64_t{1} << below(64);
+    default:
+      return rng_();
     }
   }
 
@@ -123,7 +127,9 @@ TEST_F(DiskCacheFuzz, MutatedAndRandomEntriesAreMissesOrTheirOwnPayload) {
   std::vector<std::string> files; // each key's valid entry file
   for (int i = 0; i < 10; ++i) {
     keys.push_back(i < 6 ? cache_digest({"kernel", std::to_string(i)})
-                         : std::string(i == 6 ? "" : i == 7 ? "k" : "a longer key " + std::to_string(i)));
+                         : std::string(i == 6   ? ""
+                                       : i == 7 ? "k"
+                                                : "a longer key " + std::to_string(i)));
     kernel_entry e;
     e.args_size = 8 * (1 + f.below(8));
     e.args_align = std::uint64_t{1} << f.below(4);
@@ -142,15 +148,29 @@ TEST_F(DiskCacheFuzz, MutatedAndRandomEntriesAreMissesOrTheirOwnPayload) {
     const char *kind;
     bool resealed = false;
     switch (f.below(6)) {
-    case 0: kind = "random bytes"; file = f.bytes(f.below(200)); break;
+    case 0:
+      kind = "random bytes";
+      file = f.bytes(f.below(200));
+      break;
     case 1: // random bytes with a valid seal: past the checksum, into the key binding
       kind = "random sealed";
       resealed = true;
       file = seal(disk_cache::entry_magic, f.bytes(f.below(200)));
       break;
-    case 2: kind = "another key's entry"; file = files[other]; break;
-    case 3: kind = "mutated"; file = files[t]; f.mutate(file); break;
-    case 4: kind = "another key's entry, mutated"; file = files[other]; f.mutate(file); break;
+    case 2:
+      kind = "another key's entry";
+      file = files[other];
+      break;
+    case 3:
+      kind = "mutated";
+      file = files[t];
+      f.mutate(file);
+      break;
+    case 4:
+      kind = "another key's entry, mutated";
+      file = files[other];
+      f.mutate(file);
+      break;
     default: { // the key binding edited and re-sealed: format, key size, key bytes
       kind = "binding edited, re-sealed";
       resealed = true;

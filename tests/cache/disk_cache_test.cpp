@@ -7,15 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cctype>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -144,16 +144,21 @@ TEST(CacheDigest, SipHashReferenceVectors) {
       {63, "5150d1772f50834a503e069a973fbd7c"},
   };
   for (auto [n, expected] : vectors128)
-    EXPECT_EQ(hex(pacxx::rt::detail::siphash128(key, std::string_view(msg).substr(0, n))),
-              expected)
+    EXPECT_EQ(hex(pacxx::rt::detail::siphash128(key, std::string_view(msg).substr(0, n))), expected)
         << n << " bytes";
   EXPECT_EQ(pacxx::rt::detail::siphash64(key, ""), 0x726fdb47dd0e0e31ull);
 }
 
 TEST(CacheDigest, StableAndSensitiveToEveryPart) {
-  const std::vector<std::string_view> parts = {"pacxx 0.1", "LLVM 15.0.7", "cuda",
-                                               "NVIDIA H100", "sm_90", "CUDA 13.0",
-                                               "define void @k() { ret void }", "n=1024", "-O3"};
+  const std::vector<std::string_view> parts = {"pacxx 0.1",
+                                               "LLVM 15.0.7",
+                                               "cuda",
+                                               "NVIDIA H100",
+                                               "sm_90",
+                                               "CUDA 13.0",
+                                               "define void @k() { ret void }",
+                                               "n=1024",
+                                               "-O3"};
   const std::string d = cache_digest(parts);
   EXPECT_EQ(d.size(), 32u);
   EXPECT_EQ(d.find_first_not_of("0123456789abcdef"), std::string::npos);
@@ -197,8 +202,8 @@ TEST(CacheDigest, SealDetectsTruncationAndCorruption) {
   EXPECT_NE(why.find("truncated"), std::string::npos) << why;
   EXPECT_FALSE(unseal("TESTMAGC", sealed + "x", &why));
   EXPECT_NE(why.find("overlong"), std::string::npos) << why;
-  for (std::size_t pos : {std::size_t(9), std::size_t(20), std::size_t(28), std::size_t(40),
-                          sealed.size() - 1}) {
+  for (std::size_t pos :
+       {std::size_t(9), std::size_t(20), std::size_t(28), std::size_t(40), sealed.size() - 1}) {
     std::string bad = sealed;
     bad[pos] ^= 1;
     EXPECT_FALSE(unseal("TESTMAGC", bad, &why)) << "flip at " << pos;
@@ -214,7 +219,10 @@ TEST_F(DiskCache, RoundTrip) {
   EXPECT_FALSE(c.load("0123abcd", &problem));
   EXPECT_EQ(problem, "") << "a plain miss is no problem";
 
-  const std::string bin = std::string("\x7f" "ELF\0\0binary\0", 13) + payload_for(3);
+  const std::string bin = std::string("\x7f"
+                                      "ELF\0\0binary\0",
+                                      13) +
+                          payload_for(3);
   ASSERT_TRUE(c.store("0123abcd", bin, &problem)) << problem;
   EXPECT_TRUE(fs::is_directory(dir_));
   // Named after the key's digest, in pacxx's own subdirectory.
@@ -410,7 +418,7 @@ TEST_F(DiskCache, ConcurrentStoresFromProcesses) {
   for (int p = 0; p < 4; ++p) {
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
-    if (pid == 0) { // the child: no gtest assertions, only an exit status
+    if (pid == 0) {          // the child: no gtest assertions, only an exit status
       disk_cache c = make(); // its own instance, as another program would have
       std::set<std::string> valid;
       for (int q = 0; q < 4; ++q)
@@ -470,7 +478,7 @@ TEST_F(DiskCache, UserFilesInTheConfiguredDirectorySurviveTrimming) {
   for (char &ch : upper)
     ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   const std::vector<std::string> near = {upper + ".pxc", d.substr(1) + ".pxc", d + ".pxc.bak",
-                                         d + ".1-2.tmp", d + ".x-2-3.tmp", "x" + d + ".pxc"};
+                                         d + ".1-2.tmp", d + ".x-2-3.tmp",     "x" + d + ".pxc"};
   for (const std::string &n : near) {
     write_file(entries() / n, std::string(4000, 'n'));
     fs::last_write_time(entries() / n, old);
@@ -492,7 +500,10 @@ TEST_F(DiskCache, AnEntryUnderAnotherKeysNameIsAMiss) {
     std::function<void()> swap;
   };
   const how ways[] = {
-      {"copy", [&] { fs::copy_file(c.entry_path(a), c.entry_path(b), fs::copy_options::overwrite_existing); }},
+      {"copy",
+       [&] {
+         fs::copy_file(c.entry_path(a), c.entry_path(b), fs::copy_options::overwrite_existing);
+       }},
       {"hard link",
        [&] {
          fs::remove(c.entry_path(b));
@@ -532,8 +543,8 @@ TEST_F(DiskCache, EntriesOfAnotherFormatAreMisses) {
   write_file(c.entry_path("k"), pacxx::rt::seal(disk_cache::entry_magic, "old payload"));
   EXPECT_FALSE(c.load("k", &problem));
   EXPECT_NE(problem.find("format"), std::string::npos) << problem;
-  write_file(c.entry_path("k"), pacxx::rt::seal(disk_cache::entry_magic,
-                                                std::string("\3\0\0\0\1\0\0\0kpayload", 16)));
+  write_file(c.entry_path("k"),
+             pacxx::rt::seal(disk_cache::entry_magic, std::string("\3\0\0\0\1\0\0\0kpayload", 16)));
   EXPECT_FALSE(c.load("k", &problem));
   EXPECT_NE(problem.find("entry format 3"), std::string::npos) << problem;
   // An old-layout entry in the configured directory itself is not read (nor deleted).
@@ -591,8 +602,8 @@ TEST_F(DiskCache, AFifoAtAnEntrysPathDoesNotHang) {
       const bool refused = !c.load("k", &p1) && !c.store("k", "payload", &p2);
       // Refused, naming the path ("a symbolic link or not a directory", or
       // "Not a directory").
-      const bool named = p1.find(p.string()) != std::string::npos &&
-                         p2.find(p.string()) != std::string::npos;
+      const bool named =
+          p1.find(p.string()) != std::string::npos && p2.find(p.string()) != std::string::npos;
       return refused && named ? 0 : 1;
     }));
   }
@@ -604,8 +615,8 @@ TEST_F(DiskCache, ASymbolicLinkAtAnEntrysPathIsNotFollowed) {
   disk_cache c = make();
   ASSERT_TRUE(c.store("k", "payload"));
   fs::rename(c.entry_path("k"), root_ / "elsewhere.pxc");
-  for (const fs::path &target : {fs::path("/dev/zero"), fs::path("/dev/urandom"),
-                                 root_ / "elsewhere.pxc"}) {
+  for (const fs::path &target :
+       {fs::path("/dev/zero"), fs::path("/dev/urandom"), root_ / "elsewhere.pxc"}) {
     SCOPED_TRACE(target.string());
     fs::create_symlink(target, c.entry_path("k"));
     EXPECT_TRUE(finishes_within(10, [&] {

@@ -11,11 +11,13 @@ int main() {
   for (std::size_t i = 0; i < n; ++i)
     in[i] = 0.5f * i;
   gpu::vector<float> d = gpu::copy(in), out(n);
-  pacxx::kernel([](const float *x, float *o, std::size_t n) {
-    auto i = pacxx::Thread::get().global.x;
-    if (i < n)
-      o[i] = scale(x[i]);
-  }, {{(n + 63) / 64}, {64}})(d.data(), out.data(), n);
+  pacxx::kernel(
+      [](const float *x, float *o, std::size_t n) {
+        auto i = pacxx::Thread::get().global.x;
+        if (i < n)
+          o[i] = scale(x[i]);
+      },
+      {{(n + 63) / 64}, {64}})(d.data(), out.data(), n);
   std::vector<float> r = gpu::copy(out);
   for (std::size_t i = 0; i < n; ++i)
     if (r[i] != scale(in[i])) {

@@ -38,7 +38,9 @@ std::string kernel(const std::string &body, const std::string &extra = "") {
          "(ptr noundef nonnull align 8 dereferenceable(16) %p) {\n" + body + "\n  ret void\n}\n";
 }
 
-pacxx::DeviceClosure closure(Module &m) { return pacxx::collectDeviceClosure(*m.getFunction(kEntry)); }
+pacxx::DeviceClosure closure(Module &m) {
+  return pacxx::collectDeviceClosure(*m.getFunction(kEntry));
+}
 
 TEST(DeviceCheck, DirectCallsAreFollowed) {
   LLVMContext ctx;
@@ -97,7 +99,8 @@ TEST(DeviceCheck, ExternCallsAreRecordedButBuiltinsAndMathAreNot) {
 
 TEST(DeviceCheck, LongDoubleAndInlineAsmAreErrors) {
   LLVMContext ctx;
-  auto m = parse(ctx, kernel("  %x = fpext float 1.0 to x86_fp80\n  call void asm sideeffect \"\", \"\"()"));
+  auto m = parse(
+      ctx, kernel("  %x = fpext float 1.0 to x86_fp80\n  call void asm sideeffect \"\", \"\"()"));
   pacxx::DeviceClosure c = closure(*m);
   ASSERT_EQ(c.Errors.size(), 2u);
   std::string all = c.Errors[0].Message + "|" + c.Errors[1].Message;
@@ -114,21 +117,22 @@ declare void @cleanup()
 
 TEST(DeviceCheck, CleanupPadsAreFineCatchIsAnError) {
   LLVMContext ctx;
-  std::string cleanup = std::string(kInvokeIR) +
-      "define linkonce_odr void @" + kEntry + "(ptr dereferenceable(16) %p) personality ptr @__gxx_personality_v0 {\n"
-      "  invoke void @may_throw() to label %ok unwind label %pad\n"
-      "ok:\n  ret void\n"
-      "pad:\n  %lp = landingpad { ptr, i32 } cleanup\n  call void @cleanup()\n  resume { ptr, i32 } %lp\n}\n";
+  std::string cleanup = std::string(kInvokeIR) + "define linkonce_odr void @" + kEntry +
+                        "(ptr dereferenceable(16) %p) personality ptr @__gxx_personality_v0 {\n"
+                        "  invoke void @may_throw() to label %ok unwind label %pad\n"
+                        "ok:\n  ret void\n"
+                        "pad:\n  %lp = landingpad { ptr, i32 } cleanup\n  call void @cleanup()\n  "
+                        "resume { ptr, i32 } %lp\n}\n";
   auto m = parse(ctx, cleanup);
   pacxx::DeviceClosure c = closure(*m);
   EXPECT_TRUE(c.Errors.empty());
 
   LLVMContext ctx2;
-  std::string caught = std::string(kInvokeIR) +
-      "define linkonce_odr void @" + kEntry + "(ptr dereferenceable(16) %p) personality ptr @__gxx_personality_v0 {\n"
-      "  invoke void @may_throw() to label %ok unwind label %pad\n"
-      "ok:\n  ret void\n"
-      "pad:\n  %lp = landingpad { ptr, i32 } catch ptr @_ZTIi\n  ret void\n}\n";
+  std::string caught = std::string(kInvokeIR) + "define linkonce_odr void @" + kEntry +
+                       "(ptr dereferenceable(16) %p) personality ptr @__gxx_personality_v0 {\n"
+                       "  invoke void @may_throw() to label %ok unwind label %pad\n"
+                       "ok:\n  ret void\n"
+                       "pad:\n  %lp = landingpad { ptr, i32 } catch ptr @_ZTIi\n  ret void\n}\n";
   auto m2 = parse(ctx2, caught);
   pacxx::DeviceClosure c2 = closure(*m2);
   ASSERT_EQ(c2.Errors.size(), 1u);
@@ -174,7 +178,8 @@ define float @exported(float %x) {
   auto *init = cast<ConstantStruct>(blob->getInitializer());
   EXPECT_EQ(cast<ConstantInt>(init->getOperand(0))->getZExtValue(), pacxx::abi::module_magic);
   uint64_t size = cast<ConstantInt>(init->getOperand(2))->getZExtValue();
-  StringRef bytes = cast<ConstantDataArray>(init->getOperand(3))->getRawDataValues().take_front(size);
+  StringRef bytes =
+      cast<ConstantDataArray>(init->getOperand(3))->getRawDataValues().take_front(size);
   LLVMContext dctx;
   auto dev = parseBitcodeFile(MemoryBufferRef(bytes, "device"), dctx);
   ASSERT_TRUE(bool(dev));
@@ -187,7 +192,8 @@ define float @exported(float %x) {
       << "external definitions are offered to other units' kernels";
   NamedMDNode *kernels = (*dev)->getNamedMetadata(pacxx::abi::md_kernels);
   ASSERT_TRUE(kernels && kernels->getNumOperands() == 1);
-  EXPECT_EQ(mdconst::extract<ConstantInt>(kernels->getOperand(0)->getOperand(1))->getZExtValue(), 16u);
+  EXPECT_EQ(mdconst::extract<ConstantInt>(kernels->getOperand(0)->getOperand(1))->getZExtValue(),
+            16u);
 
   // A constructor registers it.
   GlobalVariable *ctors = m->getGlobalVariable("llvm.global_ctors");

@@ -42,9 +42,9 @@ TEST(Config, DefaultsWhenUnsetOrEmpty) {
   for (const char *value : {static_cast<const char *>(nullptr), ""}) {
     std::map<std::string, std::string> env = {{"HOME", "/home/u"}};
     if (value)
-      for (const char *v : {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_DUMP_DIR",
-                            "PACXX_POOL_MB", "PACXX_CACHE", "PACXX_CACHE_DIR",
-                            "PACXX_CACHE_MAX_MB", "XDG_CACHE_HOME"})
+      for (const char *v :
+           {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_DUMP_DIR", "PACXX_POOL_MB",
+            "PACXX_CACHE", "PACXX_CACHE_DIR", "PACXX_CACHE_MAX_MB", "XDG_CACHE_HOME"})
         env[v] = value;
     configuration c = read(env);
     EXPECT_EQ(c.device_backend, "");
@@ -67,8 +67,8 @@ TEST(Config, Switches) {
     EXPECT_TRUE(on.*field) << name;
     EXPECT_FALSE(off.*field) << name;
     for (const char *bad : {"yes", "maybe", "true", "on", "2", "01", " 1", "1 ", "-1"})
-      EXPECT_EQ(error_of({{name, bad}}),
-                "pacxx: " + std::string(name) + "=" + bad + " is not a switch; use 0 (off) or 1 (on)");
+      EXPECT_EQ(error_of({{name, bad}}), "pacxx: " + std::string(name) + "=" + bad +
+                                             " is not a switch; use 0 (off) or 1 (on)");
   }
 }
 
@@ -79,8 +79,9 @@ TEST(Config, Megabytes) {
   const std::uint64_t max = std::numeric_limits<std::uint64_t>::max() >> 20;
   EXPECT_EQ(*read({{"PACXX_CACHE_MAX_MB", std::to_string(max)}}).cache_max_mb, max);
   for (const char *name : {"PACXX_POOL_MB", "PACXX_CACHE_MAX_MB"})
-    for (const std::string &bad : std::vector<std::string>{"abc", "lots", "-3", "+3", "5MB", "1G", " 5", "5 ", "0x10", "1.5",
-                            std::to_string(max + 1), "99999999999999999999999"}) {
+    for (const std::string &bad :
+         std::vector<std::string>{"abc", "lots", "-3", "+3", "5MB", "1G", " 5", "5 ", "0x10", "1.5",
+                                  std::to_string(max + 1), "99999999999999999999999"}) {
       std::string what = error_of({{name, bad}});
       EXPECT_EQ(what.rfind("pacxx: " + std::string(name) + "=" + bad +
                                " is not a number of megabytes; use a decimal integer from 0 to ",
@@ -106,7 +107,8 @@ TEST(Config, Device) {
 }
 
 TEST(Config, CacheDirectory) {
-  EXPECT_EQ(read({{"PACXX_CACHE_DIR", "/x"}, {"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/h"}}).cache_dir, "/x");
+  EXPECT_EQ(read({{"PACXX_CACHE_DIR", "/x"}, {"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/h"}}).cache_dir,
+            "/x");
   EXPECT_EQ(read({{"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/h"}}).cache_dir, "/xdg/pacxx");
   // The XDG spec says to ignore a relative XDG_CACHE_HOME.
   EXPECT_EQ(read({{"XDG_CACHE_HOME", "rel"}, {"HOME", "/h"}}).cache_dir, "/h/.cache/pacxx");

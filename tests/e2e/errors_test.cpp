@@ -10,11 +10,13 @@
 namespace {
 
 void fill(float *out, std::size_t n, pacxx::launch_config cfg) {
-  pacxx::kernel([](float *o, std::size_t n) {
-    auto i = pacxx::Thread::get().global.x;
-    if (i < n)
-      o[i] = static_cast<float>(i);
-  }, cfg)(out, n);
+  pacxx::kernel(
+      [](float *o, std::size_t n) {
+        auto i = pacxx::Thread::get().global.x;
+        if (i < n)
+          o[i] = static_cast<float>(i);
+      },
+      cfg)(out, n);
 }
 
 TEST(Errors, OversizedBlockIsAnErrorNamingTheKernel) {

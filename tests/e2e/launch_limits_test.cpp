@@ -40,7 +40,8 @@ void expect_shared_works(std::size_t bytes) {
   std::vector<float> r = gpu::copy(out);
   const std::size_t n = bytes / sizeof(float);
   for (std::size_t t = 0; t < threads; ++t) {
-    std::size_t first = (t + 1) % threads, expected = first < n ? (n - first + threads - 1) / threads : 0;
+    std::size_t first = (t + 1) % threads,
+                expected = first < n ? (n - first + threads - 1) / threads : 0;
     ASSERT_EQ(r[t], float(expected)) << "thread " << t << ", " << bytes << " bytes";
   }
 }
@@ -88,15 +89,16 @@ TEST(LaunchLimits, TooMuchDynamicSharedMemory) {
   ASSERT_TRUE(std::regex_search(
       what, m,
       std::regex("pacxx: kernel '\\(lambda at [^)]*launch_limits_test.cpp:[0-9]+:[0-9]+\\)' asks "
-                 "for 8388608 bytes of dynamic shared memory; " + device() +
-                 " allows at most ([0-9]+) per block")))
+                 "for 8388608 bytes of dynamic shared memory; " +
+                 device() + " allows at most ([0-9]+) per block")))
       << what;
   const std::size_t limit = std::stoull(m[1]);
   EXPECT_LT(limit, 8u << 20);
   // One byte more than the limit is refused, the limit itself works, and so does an
   // ordinary launch afterwards.
   std::string over = error_of([&] { use_shared(out.data(), limit + 1); });
-  EXPECT_NE(over.find("asks for " + std::to_string(limit + 1) + " bytes"), std::string::npos) << over;
+  EXPECT_NE(over.find("asks for " + std::to_string(limit + 1) + " bytes"), std::string::npos)
+      << over;
   expect_shared_works(limit / sizeof(float) * sizeof(float));
   expect_fill_works();
 }
@@ -112,7 +114,8 @@ TEST(LaunchLimits, BlockOverTheLimit) {
   std::string what = error_of([&] { fill(v.data(), v.size(), {{1}, {1 << 16}}); });
   EXPECT_TRUE(std::regex_search(
       what, std::regex("pacxx: kernel '\\(lambda at [^)]*launch_limits_test.cpp:[0-9]+:[0-9]+\\)' "
-                       "launched with block \\(65536,1,1\\); " + device() +
+                       "launched with block \\(65536,1,1\\); " +
+                       device() +
                        " allows at most [0-9]+ threads per block for this kernel and "
                        "\\([0-9]+,[0-9]+,[0-9]+\\) per dimension")))
       << what;
@@ -127,7 +130,8 @@ TEST(LaunchLimits, GridOverTheLimit) {
   std::string what = error_of([&] { fill(v.data(), v.size(), {{blocks}, {128}}); });
   EXPECT_TRUE(std::regex_search(
       what, std::regex("pacxx: kernel '\\(lambda at [^)]*launch_limits_test.cpp:[0-9]+:[0-9]+\\)' "
-                       "launched with grid \\(" + std::to_string(blocks) + ",1,1\\)")))
+                       "launched with grid \\(" +
+                       std::to_string(blocks) + ",1,1\\)")))
       << what;
   EXPECT_NE(what.find(device()), std::string::npos) << what;
   expect_fill_works();

@@ -32,6 +32,8 @@ namespace {
 // classification macros, which clang expands inline). IA(label, function, type):
 // integer absolute value of a in `type`; ID(label, function, type): a division
 // returning quot and rem. abs(INT_MIN) is left out: it is undefined on the host.
+// clang-format re-wraps this list differently on every run.
+// clang-format off
 #define PACXX_MATH_FUNCTIONS(F1, F2, F3, FI, FL, FE, FM, FR, IF, IA, ID)                    \
   F1(sin) F1(cos) F1(tan) F1(asin) F1(acos) F1(atan) F1(sinh) F1(cosh) F1(tanh) F1(asinh) \
   F1(acosh) F1(atanh) F1(exp) F1(exp2) F1(expm1) F1(log) F1(log2) F1(log10) F1(log1p)     \
@@ -46,6 +48,7 @@ namespace {
   IA(llabs, std::llabs, long long) ID(div, std::div, int) ID(c_div, ::div, int)           \
   ID(div_long, std::div, long) ID(ldiv, std::ldiv, long) ID(lldiv, std::lldiv, long long) \
   ID(div_llong, std::div, long long)
+// clang-format on
 
 #define PACXX_NONE(...)
 #define PACXX_ENUM(name, ...) fn_##name,
@@ -56,21 +59,21 @@ enum function : int {
 #undef PACXX_ENUM
 
 #define PACXX_NAME(name, ...) #name,
-const char *const function_names[] = {PACXX_MATH_FUNCTIONS(
-    PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME,
-    PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME)};
+const char *const function_names[] = {
+    PACXX_MATH_FUNCTIONS(PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME,
+                         PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME, PACXX_NAME)};
 #undef PACXX_NAME
 
 #define PACXX_YES(...) true,
 #define PACXX_NO(...) false,
 // Functions of integers (run by device_integer) rather than of T.
-const bool is_integer_function[] = {PACXX_MATH_FUNCTIONS(
-    PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO,
-    PACXX_YES, PACXX_YES)};
+const bool is_integer_function[] = {PACXX_MATH_FUNCTIONS(PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO,
+                                                         PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO,
+                                                         PACXX_NO, PACXX_YES, PACXX_YES)};
 // Functions whose result is an integer (compared exactly, in ir).
-const bool has_integer_result[] = {PACXX_MATH_FUNCTIONS(
-    PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO, PACXX_YES,
-    PACXX_YES, PACXX_YES)};
+const bool has_integer_result[] = {PACXX_MATH_FUNCTIONS(PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO,
+                                                        PACXX_NO, PACXX_NO, PACXX_NO, PACXX_NO,
+                                                        PACXX_YES, PACXX_YES, PACXX_YES)};
 #undef PACXX_YES
 #undef PACXX_NO
 
@@ -88,54 +91,53 @@ template <class T> results<T> call_math(int fn, T x, T y, T z) {
   (void)y;
   (void)z;
   switch (fn) {
-#define PACXX_CASE1(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.r = std::name(x);                                                                    \
+#define PACXX_CASE1(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.r = std::name(x);                                                                            \
     break;
-#define PACXX_CASE2(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.r = std::name(x, y);                                                                 \
+#define PACXX_CASE2(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.r = std::name(x, y);                                                                         \
     break;
-#define PACXX_CASE3(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.r = std::name(x, y, z);                                                              \
+#define PACXX_CASE3(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.r = std::name(x, y, z);                                                                      \
     break;
-#define PACXX_CASEI(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.r = std::name(x, static_cast<int>(y));                                               \
+#define PACXX_CASEI(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.r = std::name(x, static_cast<int>(y));                                                       \
     break;
-#define PACXX_CASEL(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.r = std::name(x, static_cast<long>(y));                                              \
+#define PACXX_CASEL(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.r = std::name(x, static_cast<long>(y));                                                      \
     break;
-#define PACXX_CASEE(name)                                                                  \
-  case fn_##name: {                                                                        \
-    int e = 0;                                                                             \
-    o.r = std::name(x, &e);                                                                \
-    o.ir = e;                                                                              \
-    break;                                                                                 \
+#define PACXX_CASEE(name)                                                                          \
+  case fn_##name: {                                                                                \
+    int e = 0;                                                                                     \
+    o.r = std::name(x, &e);                                                                        \
+    o.ir = e;                                                                                      \
+    break;                                                                                         \
   }
-#define PACXX_CASEM(name)                                                                  \
-  case fn_##name: {                                                                        \
-    T integral = T(0);                                                                     \
-    o.r = std::name(x, &integral);                                                         \
-    o.r2 = integral;                                                                       \
-    break;                                                                                 \
+#define PACXX_CASEM(name)                                                                          \
+  case fn_##name: {                                                                                \
+    T integral = T(0);                                                                             \
+    o.r = std::name(x, &integral);                                                                 \
+    o.r2 = integral;                                                                               \
+    break;                                                                                         \
   }
-#define PACXX_CASER(name)                                                                  \
-  case fn_##name: {                                                                        \
-    int q = 0;                                                                             \
-    o.r = std::name(x, y, &q);                                                             \
-    o.ir = q % 8; /* C promises the sign and the low 3 bits of the quotient */            \
-    break;                                                                                 \
+#define PACXX_CASER(name)                                                                          \
+  case fn_##name: {                                                                                \
+    int q = 0;                                                                                     \
+    o.r = std::name(x, y, &q);                                                                     \
+    o.ir = q % 8; /* C promises the sign and the low 3 bits of the quotient */                     \
+    break;                                                                                         \
   }
-#define PACXX_CASEF(name)                                                                  \
-  case fn_##name:                                                                          \
-    o.ir = static_cast<long long>(std::name(x));                                           \
+#define PACXX_CASEF(name)                                                                          \
+  case fn_##name:                                                                                  \
+    o.ir = static_cast<long long>(std::name(x));                                                   \
     break;
     PACXX_MATH_FUNCTIONS(PACXX_CASE1, PACXX_CASE2, PACXX_CASE3, PACXX_CASEI, PACXX_CASEL,
-                         PACXX_CASEE, PACXX_CASEM, PACXX_CASER, PACXX_CASEF, PACXX_NONE,
-                         PACXX_NONE)
+                         PACXX_CASEE, PACXX_CASEM, PACXX_CASER, PACXX_CASEF, PACXX_NONE, PACXX_NONE)
   default:
     o.r = std::numeric_limits<T>::quiet_NaN();
   }
@@ -147,16 +149,16 @@ inline results<double> call_integer(int fn, long long a, long long b) {
   results<double> o{0, 0, 0, 0};
   (void)b;
   switch (fn) {
-#define PACXX_CASEA(label, function, type)                                                 \
-  case fn_##label:                                                                         \
-    o.ir = function(static_cast<type>(a));                                                 \
+#define PACXX_CASEA(label, function, type)                                                         \
+  case fn_##label:                                                                                 \
+    o.ir = function(static_cast<type>(a));                                                         \
     break;
-#define PACXX_CASED(label, function, type)                                                 \
-  case fn_##label: {                                                                       \
-    const auto d = function(static_cast<type>(a), static_cast<type>(b));                   \
-    o.ir = d.rem;                                                                          \
-    o.ir2 = d.quot;                                                                        \
-    break;                                                                                 \
+#define PACXX_CASED(label, function, type)                                                         \
+  case fn_##label: {                                                                               \
+    const auto d = function(static_cast<type>(a), static_cast<type>(b));                           \
+    o.ir = d.rem;                                                                                  \
+    o.ir2 = d.quot;                                                                                \
+    break;                                                                                         \
   }
     PACXX_MATH_FUNCTIONS(PACXX_NONE, PACXX_NONE, PACXX_NONE, PACXX_NONE, PACXX_NONE, PACXX_NONE,
                          PACXX_NONE, PACXX_NONE, PACXX_NONE, PACXX_CASEA, PACXX_CASED)
@@ -167,8 +169,9 @@ inline results<double> call_integer(int fn, long long a, long long b) {
 }
 
 // The device side: out[i] = f(a[i], b[i], c[i]) for the function `fn`.
-template <class T> void device_math(int fn, const gpu::vector<T> &a, const gpu::vector<T> &b,
-                                    const gpu::vector<T> &c, gpu::vector<results<T>> &out) {
+template <class T>
+void device_math(int fn, const gpu::vector<T> &a, const gpu::vector<T> &b, const gpu::vector<T> &c,
+                 gpu::vector<results<T>> &out) {
   const std::size_t n = a.size();
   auto k = pacxx::kernel(
       [](int fn, const T *a, const T *b, const T *c, results<T> *out, std::size_t n) {
@@ -197,20 +200,40 @@ void device_integer(int fn, const gpu::vector<long long> &a, const gpu::vector<l
 // double), which CUDA's libdevice meets too (its tgamma in double: 10 ulps).
 int ulp_bound(int fn, bool is_float) {
   switch (fn) {
-  case fn_sin: case fn_cos: case fn_asin: case fn_acos: case fn_sinh: case fn_cosh:
-  case fn_asinh: case fn_acosh: case fn_hypot:
+  case fn_sin:
+  case fn_cos:
+  case fn_asin:
+  case fn_acos:
+  case fn_sinh:
+  case fn_cosh:
+  case fn_asinh:
+  case fn_acosh:
+  case fn_hypot:
     return 4;
-  case fn_tan: case fn_atan: case fn_tanh: case fn_atanh:
+  case fn_tan:
+  case fn_atan:
+  case fn_tanh:
+  case fn_atanh:
     return 5;
   case fn_atan2:
     return 6;
-  case fn_exp: case fn_exp2: case fn_expm1: case fn_log: case fn_log2: case fn_log10:
+  case fn_exp:
+  case fn_exp2:
+  case fn_expm1:
+  case fn_log:
+  case fn_log2:
+  case fn_log10:
     return 3;
-  case fn_log1p: case fn_cbrt:
+  case fn_log1p:
+  case fn_cbrt:
     return 2;
   case fn_sqrt:
     return 0; // correctly rounded on both targets, as nvcc does by default
-  case fn_erf: case fn_erfc: case fn_tgamma: case fn_lgamma: case fn_pow:
+  case fn_erf:
+  case fn_erfc:
+  case fn_tgamma:
+  case fn_lgamma:
+  case fn_pow:
     return 16;
   default:
     return 0; // the exact ones
@@ -241,15 +264,21 @@ struct args {
 args input(int fn, std::size_t i, rng &r) {
   const double u = r.uniform(-1, 1), v = r.uniform(-1, 1), w = r.uniform(-1, 1);
   switch (fn) {
-  case fn_sin: case fn_cos: case fn_tan:
+  case fn_sin:
+  case fn_cos:
+  case fn_tan:
     return {10 * u, 0, 0};
-  case fn_asin: case fn_acos:
+  case fn_asin:
+  case fn_acos:
     return {u, 0, 0};
-  case fn_atan: case fn_asinh:
+  case fn_atan:
+  case fn_asinh:
     return {100 * u * std::fabs(u), 0, 0};
-  case fn_sinh: case fn_cosh:
+  case fn_sinh:
+  case fn_cosh:
     return {10 * u, 0, 0};
-  case fn_tanh: case fn_expm1:
+  case fn_tanh:
+  case fn_expm1:
     return {5 * u, 0, 0};
   case fn_acosh:
     return {1 + 99 * (u + 1) * (u + 1) / 4, 0, 0};
@@ -259,15 +288,23 @@ args input(int fn, std::size_t i, rng &r) {
     return {20 * u, 0, 0};
   case fn_exp2:
     return {30 * u, 0, 0};
-  case fn_log: case fn_log2: case fn_log10:
+  case fn_log:
+  case fn_log2:
+  case fn_log10:
     return {std::pow(10.0, 3 * u), 0, 0}; // 0.001 .. 1000
   case fn_log1p:
     return {i % 2 ? 0.9 * u : 100 * (u + 1), 0, 0};
   case fn_sqrt:
     return {1e4 * (u + 1), 0, 0};
-  case fn_cbrt: case fn_fabs:
+  case fn_cbrt:
+  case fn_fabs:
     return {1000 * u, 0, 0};
-  case fn_floor: case fn_ceil: case fn_round: case fn_trunc: case fn_rint: case fn_nearbyint:
+  case fn_floor:
+  case fn_ceil:
+  case fn_round:
+  case fn_trunc:
+  case fn_rint:
+  case fn_nearbyint:
     // every third input an exact half (2.5, -3.5: where round and rint differ)
     return {i % 3 == 0 ? std::floor(200 * u) + 0.5 : 100 * u, 0, 0};
   case fn_erf:
@@ -286,38 +323,55 @@ args input(int fn, std::size_t i, rng &r) {
     return {0.1 + 4.95 * (u + 1), 8 * v, 0};
   case fn_hypot:
     return {100 * u, 100 * v, 0};
-  case fn_fmod: case fn_remainder:
+  case fn_fmod:
+  case fn_remainder:
     return {1000 * u, r.sign() * (0.3 + 10 * (v + 1)), 0};
-  case fn_fmin: case fn_fmax: case fn_fdim:
+  case fn_fmin:
+  case fn_fmax:
+  case fn_fdim:
     return {100 * u, i % 5 == 0 ? 100 * u : 100 * v, 0}; // sometimes equal
   case fn_copysign:
     return {100 * u, v, 0};
   case fn_fma:
     return {10 * u, 10 * v, 10 * w};
-  case fn_logb: case fn_ilogb:
+  case fn_logb:
+  case fn_ilogb:
     return {r.sign() * std::pow(10.0, 30 * u), 0, 0}; // 1e-30 .. 1e30, float subnormals too
   case fn_nextafter:
     return {100 * u, i % 5 == 0 ? 100 * u : 100 * v, 0};
-  case fn_ldexp: case fn_scalbn:
+  case fn_ldexp:
+  case fn_scalbn:
     // results from float subnormals (2^-140) to near float's largest (100 * 2^100)
     return {100 * u, std::floor(-140 + 120 * (v + 1)), 0};
   case fn_scalbln:
     // and exponents far beyond int: every tenth one overflows or underflows to +-inf or 0
-    return {100 * u, i % 10 == 0 ? r.sign() * 1099511627776.0 : std::floor(-140 + 120 * (v + 1)), 0};
+    return {100 * u, i % 10 == 0 ? r.sign() * 1099511627776.0 : std::floor(-140 + 120 * (v + 1)),
+            0};
   case fn_frexp:
     return {i % 7 == 0 ? 0.0 : r.sign() * std::pow(10.0, 30 * u), 0, 0};
   case fn_modf:
     return {i % 5 == 0 ? std::floor(100 * u) : 1000 * u, 0, 0};
   case fn_remquo:
     return {1000 * u, r.sign() * (0.3 + 10 * (v + 1)), 0};
-  case fn_lround: case fn_llround: case fn_lrint: case fn_llrint:
+  case fn_lround:
+  case fn_llround:
+  case fn_lrint:
+  case fn_llrint:
     return {i % 3 == 0 ? std::floor(200 * u) + 0.5 : 1e6 * u, 0, 0};
-  case fn_isnan: case fn_isinf: case fn_isfinite: case fn_isnormal: case fn_signbit:
+  case fn_isnan:
+  case fn_isinf:
+  case fn_isfinite:
+  case fn_isnormal:
+  case fn_signbit:
   case fn_fpclassify: {
     // NaN, infinities, zeros, a float subnormal and normal numbers of either sign
     const double special[] = {std::numeric_limits<double>::quiet_NaN(),
                               std::numeric_limits<double>::infinity(),
-                              -std::numeric_limits<double>::infinity(), 0.0, -0.0, 1e-40, -1e-40};
+                              -std::numeric_limits<double>::infinity(),
+                              0.0,
+                              -0.0,
+                              1e-40,
+                              -1e-40};
     return {i % 9 < 7 ? special[i % 9] : 100 * u, 0, 0};
   }
   default: // the integer functions have their own inputs
@@ -379,22 +433,23 @@ template <class T> void check_function(int fn) {
     const results<T> expected = reference<T>(fn, a[i], b[i], c[i]);
     // A bound in ulps means nothing for infinite results; exact ones may be infinite.
     ASSERT_TRUE(bound == 0 || std::isfinite(expected.r))
-        << "test input outside the domain: " << function_names[fn] << "(" << a[i] << ", "
-        << b[i] << ", " << c[i] << ")";
+        << "test input outside the domain: " << function_names[fn] << "(" << a[i] << ", " << b[i]
+        << ", " << c[i] << ")";
     const std::uint64_t d = ulp_distance(got[i].r, expected.r);
     worst = d > worst ? d : worst;
-    const bool second_ok = ulp_distance(got[i].r2, expected.r2) == 0 &&
-                           got[i].ir == expected.ir && got[i].ir2 == expected.ir2;
+    const bool second_ok = ulp_distance(got[i].r2, expected.r2) == 0 && got[i].ir == expected.ir &&
+                           got[i].ir2 == expected.ir2;
     if ((d > bound || !second_ok) && ++failures <= 5)
-      ADD_FAILURE() << std::setprecision(std::numeric_limits<T>::max_digits10)
-                    << function_names[fn] << "(" << a[i] << ", " << b[i] << ", " << c[i]
-                    << "): device " << got[i].r << " " << got[i].r2 << " " << got[i].ir
-                    << ", host " << expected.r << " " << expected.r2 << " " << expected.ir
-                    << " (" << d << " ulps, allowed " << bound << ")";
+      ADD_FAILURE() << std::setprecision(std::numeric_limits<T>::max_digits10) << function_names[fn]
+                    << "(" << a[i] << ", " << b[i] << ", " << c[i] << "): device " << got[i].r
+                    << " " << got[i].r2 << " " << got[i].ir << ", host " << expected.r << " "
+                    << expected.r2 << " " << expected.ir << " (" << d << " ulps, allowed " << bound
+                    << ")";
   }
   EXPECT_EQ(failures, 0u) << function_names[fn] << ": worst error " << worst << " ulps";
-  testing::Test::RecordProperty(std::string(function_names[fn]) + (is_float ? "_float" : "_double") + "_ulps",
-                 std::to_string(worst));
+  testing::Test::RecordProperty(std::string(function_names[fn]) +
+                                    (is_float ? "_float" : "_double") + "_ulps",
+                                std::to_string(worst));
 }
 
 void check_integer_function(int fn) {
@@ -468,24 +523,33 @@ TEST(MathKernel, SpecialValues) {
     float x, y;
   };
   const cas cases[] = {
-      {fn_sqrt, 0.0f, 0},       {fn_sqrt, -0.0f, 0},     {fn_exp, -inf, 0},
-      {fn_exp, inf, 0},         {fn_log, 0.0f, 0},       {fn_log, 1.0f, 0},
-      {fn_fabs, -inf, 0},       {fn_floor, -0.5f, 0},    {fn_ceil, -0.5f, 0},
-      {fn_round, -2.5f, 0},     {fn_rint, -2.5f, 0},     {fn_nearbyint, 3.5f, 0},
-      {fn_trunc, -7.99f, 0},    {fn_atan, inf, 0},       {fn_tanh, -inf, 0},
-      {fn_erf, inf, 0},         {fn_erfc, -inf, 0},      {fn_copysign, 3.0f, -0.0f},
-      {fn_fmin, 1.0f, -1.0f},   {fn_fmax, 1.0f, -1.0f},  {fn_atan2, 0.0f, -1.0f},
-      {fn_pow, 2.0f, 10.0f},    {fn_pow, -2.0f, 3.0f},   {fn_hypot, 3.0f, 4.0f},
-      {fn_fdim, 1.0f, 5.0f},    {fn_fmod, 7.0f, 2.0f},   {fn_remainder, 7.0f, 2.0f},
-      {fn_cbrt, -27.0f, 0},     {fn_exp2, 10.0f, 0},     {fn_log2, 1024.0f, 0},
-      {fn_log10, 1000.0f, 0},   {fn_tgamma, 5.0f, 0},    {fn_lgamma, 1.0f, 0},
-      {fn_frexp, 0.0f, 0},      {fn_frexp, -0.0f, 0},    {fn_frexp, 1e-40f, 0},
-      {fn_modf, -inf, 0},       {fn_modf, -0.0f, 0},     {fn_modf, -2.5f, 0},
-      {fn_logb, 0.0f, 0},       {fn_logb, -inf, 0},      {fn_nextafter, 0.0f, 1.0f},
-      {fn_nextafter, -0.0f, 0.0f}, {fn_ldexp, 1.0f, 128},  {fn_ldexp, -1.0f, -160},
-      {fn_scalbn, 3.0f, -149},  {fn_remquo, 7.0f, 2.0f}, {fn_remquo, -7.0f, 2.0f},
-      {fn_lround, -2.5f, 0},    {fn_lrint, -2.5f, 0},    {fn_llround, 2.5f, 0},
-      {fn_llrint, 3.5f, 0},     {fn_ilogb, 1e-40f, 0},   {fn_fpclassify, 1e-40f, 0},
+      {fn_sqrt, 0.0f, 0},          {fn_sqrt, -0.0f, 0},
+      {fn_exp, -inf, 0},           {fn_exp, inf, 0},
+      {fn_log, 0.0f, 0},           {fn_log, 1.0f, 0},
+      {fn_fabs, -inf, 0},          {fn_floor, -0.5f, 0},
+      {fn_ceil, -0.5f, 0},         {fn_round, -2.5f, 0},
+      {fn_rint, -2.5f, 0},         {fn_nearbyint, 3.5f, 0},
+      {fn_trunc, -7.99f, 0},       {fn_atan, inf, 0},
+      {fn_tanh, -inf, 0},          {fn_erf, inf, 0},
+      {fn_erfc, -inf, 0},          {fn_copysign, 3.0f, -0.0f},
+      {fn_fmin, 1.0f, -1.0f},      {fn_fmax, 1.0f, -1.0f},
+      {fn_atan2, 0.0f, -1.0f},     {fn_pow, 2.0f, 10.0f},
+      {fn_pow, -2.0f, 3.0f},       {fn_hypot, 3.0f, 4.0f},
+      {fn_fdim, 1.0f, 5.0f},       {fn_fmod, 7.0f, 2.0f},
+      {fn_remainder, 7.0f, 2.0f},  {fn_cbrt, -27.0f, 0},
+      {fn_exp2, 10.0f, 0},         {fn_log2, 1024.0f, 0},
+      {fn_log10, 1000.0f, 0},      {fn_tgamma, 5.0f, 0},
+      {fn_lgamma, 1.0f, 0},        {fn_frexp, 0.0f, 0},
+      {fn_frexp, -0.0f, 0},        {fn_frexp, 1e-40f, 0},
+      {fn_modf, -inf, 0},          {fn_modf, -0.0f, 0},
+      {fn_modf, -2.5f, 0},         {fn_logb, 0.0f, 0},
+      {fn_logb, -inf, 0},          {fn_nextafter, 0.0f, 1.0f},
+      {fn_nextafter, -0.0f, 0.0f}, {fn_ldexp, 1.0f, 128},
+      {fn_ldexp, -1.0f, -160},     {fn_scalbn, 3.0f, -149},
+      {fn_remquo, 7.0f, 2.0f},     {fn_remquo, -7.0f, 2.0f},
+      {fn_lround, -2.5f, 0},       {fn_lrint, -2.5f, 0},
+      {fn_llround, 2.5f, 0},       {fn_llrint, 3.5f, 0},
+      {fn_ilogb, 1e-40f, 0},       {fn_fpclassify, 1e-40f, 0},
   };
   for (const cas &t : cases) {
     std::vector<float> a(1, t.x), b(1, t.y), c(1, 0.0f);
@@ -496,8 +560,8 @@ TEST(MathKernel, SpecialValues) {
     const results<float> expected = call_math<float>(t.fn, t.x, t.y, 0.0f);
     // Exact values here; allow the ulp bound only for results that are not.
     EXPECT_LE(ulp_distance(got.r, expected.r), static_cast<std::uint64_t>(ulp_bound(t.fn, true)))
-        << function_names[t.fn] << "(" << t.x << ", " << t.y << "): device " << got.r
-        << ", host " << expected.r;
+        << function_names[t.fn] << "(" << t.x << ", " << t.y << "): device " << got.r << ", host "
+        << expected.r;
     EXPECT_EQ(std::signbit(got.r), std::signbit(expected.r))
         << function_names[t.fn] << "(" << t.x << ", " << t.y << ") has the wrong sign";
     EXPECT_EQ(ulp_distance(got.r2, expected.r2), 0u) << function_names[t.fn] << "(" << t.x << ")";
@@ -513,11 +577,13 @@ TEST(MathKernel, MemcpyMemsetMemmove) {
   for (int i = 0; i < 64; ++i)
     host[i] = i;
   gpu::vector<int> data = gpu::copy(host);
-  pacxx::kernel([](int *d, std::size_t bytes) {
-    std::memcpy(d + 32, d, bytes);         // d[32..47] = 0..15
-    std::memset(d + 48, 0xff, bytes);      // d[48..63] = -1
-    std::memmove(d + 1, d, bytes);         // d[1..16] = 0..15 (overlapping)
-  }, {{1}, {1}})(data.data(), 16 * sizeof(int));
+  pacxx::kernel(
+      [](int *d, std::size_t bytes) {
+        std::memcpy(d + 32, d, bytes);    // d[32..47] = 0..15
+        std::memset(d + 48, 0xff, bytes); // d[48..63] = -1
+        std::memmove(d + 1, d, bytes);    // d[1..16] = 0..15 (overlapping)
+      },
+      {{1}, {1}})(data.data(), 16 * sizeof(int));
   std::vector<int> expected = host;
   std::memcpy(&expected[32], &expected[0], 16 * sizeof(int));
   std::memset(&expected[48], 0xff, 16 * sizeof(int));
@@ -529,29 +595,35 @@ TEST(MathKernel, NanAndCNames) {
   // nan("") is the default quiet NaN, bit for bit as on the host; the C names (ldexpf,
   // frexp, labs, ...) are the very functions the std:: overloads call.
   gpu::vector<double> out(8);
-  pacxx::kernel([](double *o, float x, int e, long l) {
-    int ex = 0;
-    float ip = 0;
-    o[0] = std::nan("");
-    o[1] = nanf("");
-    o[2] = ldexpf(x, e);
-    o[3] = frexpf(x, &ex) + ex;
-    o[4] = modff(x, &ip) + 10 * ip;
-    o[5] = static_cast<double>(lroundf(x) + labs(l) + llabs(-l) + abs(e));
-    o[6] = static_cast<double>(div(e, 3).quot + ldiv(l, 7L).rem);
-    o[7] = scalblnf(x, l);
-  }, {{1}, {1}})(out.data(), 2.75f, -3, -20L);
+  pacxx::kernel(
+      [](double *o, float x, int e, long l) {
+        int ex = 0;
+        float ip = 0;
+        o[0] = std::nan("");
+        o[1] = nanf("");
+        o[2] = ldexpf(x, e);
+        o[3] = frexpf(x, &ex) + ex;
+        o[4] = modff(x, &ip) + 10 * ip;
+        o[5] = static_cast<double>(lroundf(x) + labs(l) + llabs(-l) + abs(e));
+        o[6] = static_cast<double>(div(e, 3).quot + ldiv(l, 7L).rem);
+        o[7] = scalblnf(x, l);
+      },
+      {{1}, {1}})(out.data(), 2.75f, -3, -20L);
   const std::vector<double> got = gpu::copy(out);
   int ex = 0;
   float ip = 0;
-  const double expected[] = {std::nan(""), nanf(""), ldexpf(2.75f, -3), frexpf(2.75f, &ex) + ex,
-                             modff(2.75f, &ip) + 10 * ip,
-                             static_cast<double>(lroundf(2.75f) + labs(-20L) + llabs(20L) + abs(-3)),
-                             static_cast<double>(div(-3, 3).quot + ldiv(-20L, 7L).rem),
-                             scalblnf(2.75f, -20L)};
+  const double expected[] = {
+      std::nan(""),
+      nanf(""),
+      ldexpf(2.75f, -3),
+      frexpf(2.75f, &ex) + ex,
+      modff(2.75f, &ip) + 10 * ip,
+      static_cast<double>(lroundf(2.75f) + labs(-20L) + llabs(20L) + abs(-3)),
+      static_cast<double>(div(-3, 3).quot + ldiv(-20L, 7L).rem),
+      scalblnf(2.75f, -20L)};
   for (int i = 0; i < 8; ++i)
-    EXPECT_EQ(ulp_distance(got[i], expected[i]), 0u) << "o[" << i << "]: device " << got[i]
-                                                    << ", host " << expected[i];
+    EXPECT_EQ(ulp_distance(got[i], expected[i]), 0u)
+        << "o[" << i << "]: device " << got[i] << ", host " << expected[i];
   std::uint64_t got_bits, expected_bits;
   std::memcpy(&got_bits, &got[0], 8);
   std::memcpy(&expected_bits, &expected[0], 8);

@@ -35,7 +35,7 @@ TEST(MultiFile, KernelCallsFunctionDefinedInOtherUnit) {
           const std::size_t i = pacxx::Thread::get().global.x;
           if (i < n) {
             y[i] = helper_scale(x[i]) * helper_scale(1.0f); // defined in the other unit
-            looked_up[i] = helper_lookup(idx[i]);          // which calls its statics
+            looked_up[i] = helper_lookup(idx[i]);           // which calls its statics
           }
         },
         {{(n + 127) / 128}, {128}});

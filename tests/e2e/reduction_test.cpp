@@ -37,7 +37,8 @@ constexpr std::size_t static_block = 256;
 
 // Static shared memory: 256 threads a block, each thread first sums a grid-stride slice
 // of the input (so a small grid covers any n), then the block reduces in a tree.
-template <class T> void reduce_static(const gpu::vector<T> &in, gpu::vector<T> &result, std::size_t blocks) {
+template <class T>
+void reduce_static(const gpu::vector<T> &in, gpu::vector<T> &result, std::size_t blocks) {
   auto k = pacxx::kernel(
       [](const T *in, std::size_t n, T *result) {
         pacxx::shared_memory<T, static_block> partial;
@@ -64,7 +65,8 @@ template <class T> void reduce_static(const gpu::vector<T> &in, gpu::vector<T> &
 
 // Dynamic shared memory: `block` threads (a power of two chosen at run time), as many
 // elements of shared memory, one element per thread (no grid-stride loop).
-template <class T> void reduce_dynamic(const gpu::vector<T> &in, gpu::vector<T> &result, std::size_t block) {
+template <class T>
+void reduce_dynamic(const gpu::vector<T> &in, gpu::vector<T> &result, std::size_t block) {
   const std::size_t n = in.size();
   auto k = pacxx::kernel(
       [](const T *in, std::size_t n, T *result) {
@@ -214,7 +216,8 @@ TEST(ReductionMixed, TwoSharedArraysInOneKernel) {
 
 // The tree as a function of its own (not inline, templated), with the barriers inside
 // it, called from kernels on static and on dynamic shared memory.
-template <class T> __attribute__((noinline)) T block_tree_sum(T *s, std::size_t tid, std::size_t bs) {
+template <class T>
+__attribute__((noinline)) T block_tree_sum(T *s, std::size_t tid, std::size_t bs) {
   for (std::size_t st = bs / 2; st > 0; st /= 2) {
     if (tid < st)
       s[tid] += s[tid + st];

@@ -73,11 +73,11 @@ TEST(Staging, ValuesFromCapturesArgumentsAndLaunchShape) {
         [scale](long long *o, double factor, int k) {
           if (pacxx::Thread::get().global.x != 0)
             return;
-          o[0] = pacxx::stage(scale * k);                                  // capture, argument
+          o[0] = pacxx::stage(scale * k); // capture, argument
           o[1] = pacxx::stage(static_cast<long long>(pacxx::Grid::get().size.x *
                                                      pacxx::Block::get().size.x)); // shape
-          o[2] = static_cast<long long>(pacxx::stage(factor * 4));           // double
-          o[3] = pacxx::stage(k > 5);                                        // bool
+          o[2] = static_cast<long long>(pacxx::stage(factor * 4));                 // double
+          o[3] = pacxx::stage(k > 5);                                              // bool
         },
         {{2}, {16}})(out.data(), f, 7);
     std::vector<long long> r = gpu::copy(out);
@@ -89,8 +89,8 @@ TEST(Staging, ValuesFromCapturesArgumentsAndLaunchShape) {
 }
 
 TEST(Staging, ReduceUsesStagedElementsPerThread) {
-  for (std::size_t n : {std::size_t(1), std::size_t(1009), std::size_t(1) << 20,
-                        (std::size_t(1) << 20) + 3}) {
+  for (std::size_t n :
+       {std::size_t(1), std::size_t(1009), std::size_t(1) << 20, (std::size_t(1) << 20) + 3}) {
     std::vector<int> host(n);
     long long ref = 0;
     for (std::size_t i = 0; i < n; ++i)

@@ -47,9 +47,9 @@ struct Stats {
 
 namespace {
 
-using pacxx_test::random_floats;
 using pacxx_test::counts;
 using pacxx_test::ints;
+using pacxx_test::random_floats;
 using pacxx_test::rng;
 
 using pacxx_test::big;
@@ -91,7 +91,8 @@ TEST(Reduce, MaxAndMinWithInitsThatDoNotWin) {
 }
 
 TEST(Reduce, InitIsCountedOnce) {
-  for (std::size_t n : {std::size_t(1), std::size_t(255), std::size_t(256), std::size_t(257), prime, big}) {
+  for (std::size_t n :
+       {std::size_t(1), std::size_t(255), std::size_t(256), std::size_t(257), prime, big}) {
     SCOPED_TRACE(n);
     const std::vector<int> h = ints(n, 2, -10, 10);
     gpu::vector<int> g(h);
@@ -99,7 +100,8 @@ TEST(Reduce, InitIsCountedOnce) {
     EXPECT_EQ(gpu::reduce(g, 1000), 1000 + sum);
     EXPECT_EQ(g | gpu::reduce(-77), -77 + sum);
     // Every element is 1: the result is n + init however the blocks split the work.
-    EXPECT_EQ(view::repeat_n(1, static_cast<std::ptrdiff_t>(n)) | gpu::reduce(std::size_t(3)), n + 3);
+    EXPECT_EQ(view::repeat_n(1, static_cast<std::ptrdiff_t>(n)) | gpu::reduce(std::size_t(3)),
+              n + 3);
   }
 }
 
@@ -112,10 +114,13 @@ TEST(Reduce, MultiplyWithSmallValues) {
     x = r.sign() > 0 ? 1 : -1;
   for (std::size_t i = 0; i < 40; ++i)
     h[i * 25] = 2;
-  const std::int64_t want = std::accumulate(h.begin(), h.end(), std::int64_t(1), std::multiplies<>());
+  const std::int64_t want =
+      std::accumulate(h.begin(), h.end(), std::int64_t(1), std::multiplies<>());
   gpu::vector<std::int64_t> g(h);
-  EXPECT_EQ(gpu::reduce(g, std::int64_t(1), [](std::int64_t a, std::int64_t b) { return a * b; }), want);
-  EXPECT_EQ(g | gpu::reduce(std::int64_t(3), std::multiplies<>()), 3 * want) << "a standard function object";
+  EXPECT_EQ(gpu::reduce(g, std::int64_t(1), [](std::int64_t a, std::int64_t b) { return a * b; }),
+            want);
+  EXPECT_EQ(g | gpu::reduce(std::int64_t(3), std::multiplies<>()), 3 * want)
+      << "a standard function object";
   EXPECT_EQ(std::abs(want), std::int64_t(1) << 40);
 }
 
@@ -124,7 +129,8 @@ TEST(Reduce, StructValuedOperation) {
   gpu::vector<int> g(h);
   auto to_stats = [](int x) { return Stats{x, x, x, 1}; };
   auto combine = [](const Stats &a, const Stats &b) {
-    return Stats{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.sum + b.sum, a.count + b.count};
+    return Stats{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.sum + b.sum,
+                 a.count + b.count};
   };
   const Stats init{INT_MAX, INT_MIN, 100, 0};
   Stats s = view::transform(g, to_stats) | gpu::reduce(init, combine);
@@ -152,7 +158,8 @@ TEST(Reduce, CalledAndPipedFormsAgree) {
 TEST(Reduce, RvaluePipelineIsThePapersDotProduct) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), prime, big}) {
     SCOPED_TRACE(n);
-    const std::vector<float> a = random_floats(n, 7, -1.0f, 1.0f), b = random_floats(n, 8, -1.0f, 1.0f);
+    const std::vector<float> a = random_floats(n, 7, -1.0f, 1.0f),
+                             b = random_floats(n, 8, -1.0f, 1.0f);
     double want = 0, magnitude = 0;
     for (std::size_t i = 0; i < n; ++i) {
       want += static_cast<double>(a[i]) * b[i];
@@ -179,7 +186,8 @@ TEST(Reduce, DoublesOverAFloatPipeline) {
   double want = 0;
   for (float x : h)
     want += static_cast<double>(x) * x;
-  double got = view::transform(g, [](float x) { return static_cast<double>(x) * x; }) | gpu::reduce(0.0);
+  double got =
+      view::transform(g, [](float x) { return static_cast<double>(x) * x; }) | gpu::reduce(0.0);
   EXPECT_NEAR(got, want, 1e-9 * want);
 }
 
@@ -301,8 +309,9 @@ TEST(Transform, OutputTooSmallThrowsAndWritesNothing) {
   // A view over the output counts too.
   gpu::vector<int> wide(prime, 0);
   EXPECT_THROW(gpu::transform(in, view::stride(wide, 2), twice), pacxx::error);
-  EXPECT_THROW(gpu::transform(view::zip(in, in) | view::transform(mult), view::take(wide, 10), twice),
-               pacxx::error);
+  EXPECT_THROW(
+      gpu::transform(view::zip(in, in) | view::transform(mult), view::take(wide, 10), twice),
+      pacxx::error);
   gpu::vector<int> empty;
   EXPECT_THROW(gpu::transform(in, empty, twice), pacxx::error);
 }
@@ -336,7 +345,8 @@ TEST(ForEach, WritesThroughReferencesOfVectorsAndViews) {
 
   // The index of each element, through a zip with iota.
   gpu::vector<int> idx(prime, 0);
-  gpu::for_each(view::zip(view::iota(0), idx), [](auto &&t) { std::get<1>(t) = std::get<0>(t) * 3; });
+  gpu::for_each(view::zip(view::iota(0), idx),
+                [](auto &&t) { std::get<1>(t) = std::get<0>(t) * 3; });
   std::vector<int> got = gpu::copy(idx);
   for (std::size_t i = 0; i < prime; ++i)
     ASSERT_EQ(got[i], 3 * static_cast<int>(i)) << i;
@@ -406,14 +416,16 @@ TEST(Action, ChainedOnAnRvalueReturnsTheContainer) {
 TEST(Async, SaxpyOfListing7) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), prime, big}) {
     SCOPED_TRACE(n);
-    const std::vector<float> x = random_floats(n, 18, -1.0f, 1.0f), y = random_floats(n, 19, -1.0f, 1.0f);
+    const std::vector<float> x = random_floats(n, 18, -1.0f, 1.0f),
+                             y = random_floats(n, 19, -1.0f, 1.0f);
     const float a = 2.5f;
     std::future<gpu::vector<float>> f = saxpy(a, x, y);
     gpu::vector<float> r = f.get();
     std::vector<float> got = gpu::copy(r);
     ASSERT_EQ(got.size(), n);
     for (std::size_t i = 0; i < n; ++i)
-      ASSERT_NEAR(got[i], a * x[i] + y[i], 1e-6f * (std::fabs(a * x[i]) + std::fabs(y[i]) + 1)) << i;
+      ASSERT_NEAR(got[i], a * x[i] + y[i], 1e-6f * (std::fabs(a * x[i]) + std::fabs(y[i]) + 1))
+          << i;
   }
 }
 

@@ -33,9 +33,9 @@ namespace view = ranges::views;
 
 namespace {
 
-using pacxx_test::random_floats;
 using pacxx_test::counts;
 using pacxx_test::ints;
+using pacxx_test::random_floats;
 using pacxx_test::rng;
 
 using pacxx_test::big;
@@ -74,7 +74,8 @@ template <class Pipeline> void expect_one_launch_no_allocation(Pipeline &&p, con
   EXPECT_EQ(s.kernel_launches, 1u);
   EXPECT_EQ(s.device_allocations, 0u);
   EXPECT_EQ(s.bytes_to_device, 0u);
-  EXPECT_LE(s.bytes_to_host, pacxx::policy::reduce::max_blocks * sizeof(r)) << "only the partials come back";
+  EXPECT_LE(s.bytes_to_host, pacxx::policy::reduce::max_blocks * sizeof(r))
+      << "only the partials come back";
 }
 
 TEST_F(Fusion, ReduceOverAnyPipelineIsOneLaunch) {
@@ -84,8 +85,8 @@ TEST_F(Fusion, ReduceOverAnyPipelineIsOneLaunch) {
     gpu::vector<double> d(n, 0.5);
     expect_one_launch_no_allocation(a, "vector");
     expect_one_launch_no_allocation(view::zip(a, b) | view::transform(mult), "zip | transform");
-    expect_one_launch_no_allocation(view::zip(view::iota(0, static_cast<int>(n)), a) | view::transform(mult) |
-                                        view::stride(2) | view::reverse,
+    expect_one_launch_no_allocation(view::zip(view::iota(0, static_cast<int>(n)), a) |
+                                        view::transform(mult) | view::stride(2) | view::reverse,
                                     "zip(iota, v) | transform | stride | reverse");
     expect_one_launch_no_allocation(view::zip(a, b, c) | view::transform([](const auto &t) {
                                       return std::get<0>(t) * std::get<1>(t) + std::get<2>(t);
@@ -113,7 +114,8 @@ TEST_F(Fusion, ReduceOverAnyPipelineIsOneLaunch) {
 }
 
 TEST_F(Fusion, ReduceOverAnRvaluePipelineAllocatesOnlyItsInputs) {
-  const std::vector<float> a = random_floats(big, 33, -1.0f, 1.0f), b = random_floats(big, 34, -1.0f, 1.0f);
+  const std::vector<float> a = random_floats(big, 33, -1.0f, 1.0f),
+                           b = random_floats(big, 34, -1.0f, 1.0f);
   pacxx::reset_stats();
   float r = view::zip(gpu::copy(a), gpu::copy(b)) | view::transform(mult) | gpu::reduce(0.f);
   auto s = counts();
@@ -183,7 +185,8 @@ TEST_F(Fusion, CopyOfAViewIsOneLaunchAndOneAllocation) {
 TEST_F(Fusion, ForEachFillAndActionsAreOneLaunchEach) {
   gpu::vector<int> a(ints(big, 39)), b(ints(big, 40));
   pacxx::reset_stats();
-  gpu::for_each(view::zip(a, b) | view::stride(2), [](auto &&t) { std::get<0>(t) += std::get<1>(t); });
+  gpu::for_each(view::zip(a, b) | view::stride(2),
+                [](auto &&t) { std::get<0>(t) += std::get<1>(t); });
   auto s = counts();
   EXPECT_EQ(s.kernel_launches, 1u);
   EXPECT_EQ(s.device_allocations, 0u);
@@ -204,7 +207,8 @@ TEST_F(Fusion, ForEachFillAndActionsAreOneLaunchEach) {
 TEST_F(Fusion, AsyncOverListing7sFourViewsIsOneLaunch) {
   for (std::size_t n : {std::size_t(1), prime, big}) {
     SCOPED_TRACE(n);
-    const std::vector<float> x = random_floats(n, 41, -1.0f, 1.0f), y = random_floats(n, 42, -1.0f, 1.0f);
+    const std::vector<float> x = random_floats(n, 41, -1.0f, 1.0f),
+                             y = random_floats(n, 42, -1.0f, 1.0f);
     pacxx::reset_stats();
     gpu::vector<float> r = saxpy(2.0f, x, y).get();
     auto s = counts();

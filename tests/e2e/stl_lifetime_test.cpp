@@ -179,7 +179,8 @@ TEST(Lifetime, SharedAcrossThreads) {
 // std::vector refuses them (std::length_error), in every constructor and in resize.
 TEST(Lifetime, OverflowingSizesThrowLengthError) {
   using V = gpu::vector<double>;
-  EXPECT_EQ(V::max_size(), static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / 8);
+  EXPECT_EQ(V::max_size(),
+            static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / 8);
   const std::size_t huge = std::numeric_limits<std::size_t>::max() / 4 + 2; // * 8 wraps to 8
   pacxx::reset_stats();
   EXPECT_THROW(V v(huge), std::length_error);

@@ -111,8 +111,8 @@ constexpr std::size_t prime = 1009;
 // Typed over the element types.
 
 template <class T> class VectorOf : public ::testing::Test {};
-using ElementTypes = ::testing::Types<float, double, std::int32_t, std::int64_t, std::uint32_t, Particle,
-                                      std::pair<std::int32_t, double>,
+using ElementTypes = ::testing::Types<float, double, std::int32_t, std::int64_t, std::uint32_t,
+                                      Particle, std::pair<std::int32_t, double>,
                                       std::tuple<std::int16_t, double, std::uint8_t>>;
 TYPED_TEST_SUITE(VectorOf, ElementTypes);
 
@@ -420,8 +420,9 @@ TEST(Vector, ExtremeValuesRoundTrip) {
   EXPECT_EQ(gpu::copy(gpu::copy(i64)), i64);
   const std::vector<std::uint32_t> u32{0u, 0xFFFFFFFFu, 0x80000000u};
   EXPECT_EQ(gpu::copy(gpu::copy(u32)), u32);
-  const std::vector<double> dbl{std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(),
-                                -0.0, std::numeric_limits<double>::infinity()};
+  const std::vector<double> dbl{std::numeric_limits<double>::max(),
+                                std::numeric_limits<double>::denorm_min(), -0.0,
+                                std::numeric_limits<double>::infinity()};
   EXPECT_EQ(gpu::copy(gpu::copy(dbl)), dbl);
   // And a fill on the device with an extreme value.
   gpu::vector<std::int64_t> v(prime, std::numeric_limits<std::int64_t>::min() + 1);
@@ -481,7 +482,8 @@ TEST(Vector, ElementTypesMustLiveInDeviceMemory) {
   static_assert(gpu::detail::is_element<std::pair<int, double>>::value, "");
   static_assert(gpu::detail::is_element<std::tuple<short, double, unsigned char>>::value, "");
   static_assert(!gpu::detail::is_element<std::vector<int>>::value, "");
-  static_assert(gpu::is_vector<gpu::vector<int>>::value && !gpu::is_vector<std::vector<int>>::value, "");
+  static_assert(gpu::is_vector<gpu::vector<int>>::value && !gpu::is_vector<std::vector<int>>::value,
+                "");
   static_assert(std::is_same<gpu::vector<float>::value_type, float>::value, "");
   // Iterators are device pointers in a class of their own (so that range-v3 can tell a
   // temporary gpu::vector's view, which owns it): contiguous, convertible to T*.

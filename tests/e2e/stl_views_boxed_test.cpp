@@ -28,7 +28,9 @@ struct Const {
 struct TransformFunctionObject {
   static constexpr const char *name = "transform_function_object";
   static constexpr bool writable = false, copyable = true, big = false;
-  template <class A, class B, class C> static auto make(A &a, B &, C &) { return view::transform(a, square_fn{}); }
+  template <class A, class B, class C> static auto make(A &a, B &, C &) {
+    return view::transform(a, square_fn{});
+  }
 };
 
 struct TransformStdFunctionObject {

@@ -24,7 +24,9 @@ struct Zip2 {
 struct Zip3 {
   static constexpr const char *name = "zip3";
   static constexpr bool writable = true, copyable = true, big = false;
-  template <class A, class B, class C> static auto make(A &a, B &b, C &c) { return view::zip(a, b, c); }
+  template <class A, class B, class C> static auto make(A &a, B &b, C &c) {
+    return view::zip(a, b, c);
+  }
   template <class E, class I> static void mutate(E &&e, I i) {
     std::get<2>(e) = std::get<0>(e) - std::get<1>(e) * i;
   }
@@ -33,7 +35,9 @@ struct Zip3 {
 struct ZipWith {
   static constexpr const char *name = "zip_with";
   static constexpr bool writable = false, copyable = true, big = false;
-  template <class A, class B, class C> static auto make(A &a, B &b, C &) { return view::zip_with(minus, a, b); }
+  template <class A, class B, class C> static auto make(A &a, B &b, C &) {
+    return view::zip_with(minus, a, b);
+  }
 };
 
 struct TransformUnary {
@@ -123,7 +127,9 @@ struct Slice : Bump {
 struct Stride : Bump {
   static constexpr const char *name = "stride";
   static constexpr bool writable = true, copyable = true, big = true;
-  template <class A, class B, class C> static auto make(A &a, B &, C &) { return view::stride(a, 3); }
+  template <class A, class B, class C> static auto make(A &a, B &, C &) {
+    return view::stride(a, 3);
+  }
 };
 
 struct Reverse : Bump {
@@ -135,7 +141,9 @@ struct Reverse : Bump {
 struct Enumerate {
   static constexpr const char *name = "enumerate";
   static constexpr bool writable = true, copyable = true, big = false;
-  template <class A, class B, class C> static auto make(A &a, B &, C &) { return view::enumerate(a); }
+  template <class A, class B, class C> static auto make(A &a, B &, C &) {
+    return view::enumerate(a);
+  }
   template <class E, class I> static void mutate(E &&e, I i) {
     std::get<1>(e) = std::get<1>(e) * 2 + static_cast<I>(std::get<0>(e)) * 5 - i;
   }
@@ -144,7 +152,9 @@ struct Enumerate {
 struct Chunk {
   static constexpr const char *name = "chunk";
   static constexpr bool writable = true, copyable = false, big = true;
-  template <class A, class B, class C> static auto make(A &a, B &, C &) { return view::chunk(a, 7); }
+  template <class A, class B, class C> static auto make(A &a, B &, C &) {
+    return view::chunk(a, 7);
+  }
   template <class E, class I> static void mutate(E &&chunk, I i) { // a range of references
     I k = 0;
     for (auto &&x : chunk)
@@ -206,8 +216,9 @@ struct EnumerateStride {
   static constexpr const char *name = "enumerate_stride";
   static constexpr bool writable = false, copyable = true, big = false;
   template <class A, class B, class C> static auto make(A &a, B &, C &) {
-    return view::enumerate(view::stride(a, 3)) |
-           view::transform([](const auto &p) { return static_cast<int>(std::get<0>(p)) * std::get<1>(p); });
+    return view::enumerate(view::stride(a, 3)) | view::transform([](const auto &p) {
+             return static_cast<int>(std::get<0>(p)) * std::get<1>(p);
+           });
   }
 };
 
@@ -254,8 +265,11 @@ struct RepeatNSaxpy {
   static constexpr bool writable = false, copyable = true, big = true;
   template <class A, class B, class C> static auto make(A &a, B &b, C &) {
     using T = ranges::range_value_t<A>;
-    return view::zip(view::repeat_n(static_cast<T>(2), static_cast<std::ptrdiff_t>(ranges::size(a))), a, b) |
-           view::transform([](const auto &t) { return std::get<0>(t) * std::get<1>(t) + std::get<2>(t); });
+    return view::zip(
+               view::repeat_n(static_cast<T>(2), static_cast<std::ptrdiff_t>(ranges::size(a))), a,
+               b) |
+           view::transform(
+               [](const auto &t) { return std::get<0>(t) * std::get<1>(t) + std::get<2>(t); });
   }
 };
 
@@ -270,7 +284,8 @@ struct Dot {
 // A gtest name generator for with<Case, T>: the case's name and the element type.
 struct case_names {
   template <class P> static std::string GetName(int) {
-    return std::string(P::Case::name) + (std::is_same<typename P::Element, float>::value ? "_float" : "");
+    return std::string(P::Case::name) +
+           (std::is_same<typename P::Element, float>::value ? "_float" : "");
   }
 };
 

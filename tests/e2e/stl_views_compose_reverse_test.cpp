@@ -11,9 +11,9 @@ namespace {
 using namespace stl_test;
 
 template <class P> class ComposedWithReverse : public ::testing::Test {};
-using Cases = ::testing::Types<
-    with<ZipIotaTransformStrideReverse, int>, with<ReverseStrideZip3, int>, with<ZipWithReverseDrop, int>,
-    with<SliceReverseZip, int>, with<DropStrideReverse, int>>;
+using Cases = ::testing::Types<with<ZipIotaTransformStrideReverse, int>,
+                               with<ReverseStrideZip3, int>, with<ZipWithReverseDrop, int>,
+                               with<SliceReverseZip, int>, with<DropStrideReverse, int>>;
 TYPED_TEST_SUITE(ComposedWithReverse, Cases, case_names);
 
 TYPED_TEST(ComposedWithReverse, MatchesRangeV3OnTheHost) {

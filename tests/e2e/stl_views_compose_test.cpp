@@ -12,9 +12,8 @@ namespace {
 using namespace stl_test;
 
 template <class P> class Composed : public ::testing::Test {};
-using Cases = ::testing::Types<
-    with<TakeOfDrop, int>, with<ZipTransformTakeStride, int>, with<ChunkOfPipeline, int>,
-    with<RepeatNSaxpy, int>>;
+using Cases = ::testing::Types<with<TakeOfDrop, int>, with<ZipTransformTakeStride, int>,
+                               with<ChunkOfPipeline, int>, with<RepeatNSaxpy, int>>;
 TYPED_TEST_SUITE(Composed, Cases, case_names);
 
 TYPED_TEST(Composed, MatchesRangeV3OnTheHost) {

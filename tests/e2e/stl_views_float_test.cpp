@@ -29,7 +29,9 @@ TEST(RvalueViews, EveryAlgorithmOverTemporaries) {
   const int dot = ranges::accumulate(products, 0);
 
   EXPECT_EQ(view::zip(gpu::copy(a), gpu::copy(b)) | view::transform(mult) | gpu::reduce(0), dot);
-  EXPECT_EQ(gpu::reduce(view::zip(gpu::vector<int>(a), gpu::vector<int>(b)) | view::transform(mult), 0), dot);
+  EXPECT_EQ(
+      gpu::reduce(view::zip(gpu::vector<int>(a), gpu::vector<int>(b)) | view::transform(mult), 0),
+      dot);
 
   // gpu::copy of a view over temporaries.
   EXPECT_EQ(gpu::copy(view::zip(gpu::copy(a), gpu::copy(b)) | view::transform(mult)), products);
@@ -43,7 +45,8 @@ TEST(RvalueViews, EveryAlgorithmOverTemporaries) {
   EXPECT_EQ(gpu::copy(out), want);
 
   // gpu::for_each over a zip of a temporary and an lvalue, writing the lvalue.
-  gpu::for_each(view::zip(gpu::copy(b), out), [](auto &&t) { std::get<1>(t) = std::get<0>(t) * 3; });
+  gpu::for_each(view::zip(gpu::copy(b), out),
+                [](auto &&t) { std::get<1>(t) = std::get<0>(t) * 3; });
   want = b;
   for (int &x : want)
     x *= 3;

@@ -11,8 +11,9 @@ namespace {
 using namespace stl_test;
 
 template <class P> class View : public ::testing::Test {};
-using Cases = ::testing::Types<with<Take, int>, with<Drop, int>, with<Slice, int>, with<Stride, int>,
-                               with<Reverse, int>, with<Enumerate, int>, with<Chunk, int>>;
+using Cases =
+    ::testing::Types<with<Take, int>, with<Drop, int>, with<Slice, int>, with<Stride, int>,
+                     with<Reverse, int>, with<Enumerate, int>, with<Chunk, int>>;
 TYPED_TEST_SUITE(View, Cases, case_names);
 
 TYPED_TEST(View, MatchesRangeV3OnTheHost) {

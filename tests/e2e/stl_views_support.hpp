@@ -87,7 +87,8 @@ template <class T> auto flatten(const T &x) {
 // As a function object for view::transform.
 constexpr auto flat = [](const auto &x) { return flatten(x); };
 
-template <class V> using flat_t = std::decay_t<decltype(flatten(*ranges::begin(std::declval<V &>())))>;
+template <class V>
+using flat_t = std::decay_t<decltype(flatten(*ranges::begin(std::declval<V &>())))>;
 
 // ---------------------------------------------------------------------------------
 // Inputs and comparisons.
@@ -108,7 +109,8 @@ template <class T> constexpr bool exact = !std::is_floating_point<T>::value;
 
 // Element-wise results: exact for integers; floats may differ in the last bits (the
 // device may contract a * b + c into an fma).
-template <class T> void expect_same(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
+template <class T>
+void expect_same(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if constexpr (exact<T>)
@@ -120,7 +122,8 @@ template <class T> void expect_same(const std::vector<T> &got, const std::vector
 
 // A reduction: exact for integers; for floats within 1e-5 of the sum of magnitudes
 // (the device sums in another order than the host, which sums in double).
-template <class R> void expect_sum(R got, const std::vector<R> &elements, R init, const char *what) {
+template <class R>
+void expect_sum(R got, const std::vector<R> &elements, R init, const char *what) {
   if constexpr (exact<R>) {
     R want = init;
     for (R x : elements)
@@ -146,9 +149,11 @@ template <class Case, class T> void check_case(std::size_t n, std::uint64_t seed
 
   auto hv = Case::make(ha, hb, hc);
   auto dv = Case::make(ga, gb, gc);
-  static_assert(pacxx::is_device_range<decltype(dv)>::value, "the device pipeline is a device range");
+  static_assert(pacxx::is_device_range<decltype(dv)>::value,
+                "the device pipeline is a device range");
   using R = flat_t<decltype(hv)>;
-  static_assert(std::is_same<R, flat_t<decltype(dv)>>::value, "the same element type on both sides");
+  static_assert(std::is_same<R, flat_t<decltype(dv)>>::value,
+                "the same element type on both sides");
 
   std::vector<R> expected;
   for (auto &&x : hv)
@@ -177,7 +182,8 @@ template <class Case, class T> void check_case(std::size_t n, std::uint64_t seed
   // gpu::copy of the view (materialised in one kernel).
   if constexpr (Case::copyable) {
     auto got = gpu::copy(dv);
-    static_assert(std::is_same<typename decltype(got)::value_type, ranges::range_value_t<decltype(dv)>>::value,
+    static_assert(std::is_same<typename decltype(got)::value_type,
+                               ranges::range_value_t<decltype(dv)>>::value,
                   "gpu::copy(view) gives a std::vector of the view's value type");
     std::vector<R> flattened;
     for (const auto &x : got)
@@ -188,7 +194,8 @@ template <class Case, class T> void check_case(std::size_t n, std::uint64_t seed
   // gpu::for_each over zip(view, out): writes through the zip's reference to out.
   if constexpr (!Case::writable) {
     gpu::vector<R> out(m, R{0});
-    gpu::for_each(view::zip(dv, out), [](auto &&t) { std::get<1>(t) = flatten(std::get<0>(t)) - 3; });
+    gpu::for_each(view::zip(dv, out),
+                  [](auto &&t) { std::get<1>(t) = flatten(std::get<0>(t)) - 3; });
     std::vector<R> want(m);
     for (std::size_t i = 0; i < m; ++i)
       want[i] = expected[i] - 3;

@@ -14,11 +14,12 @@ namespace {
 using namespace stl_test;
 
 template <class P> class View : public ::testing::Test {};
-using Cases = ::testing::Types<with<Zip2, int>, with<Zip3, int>, with<ZipWith, int>, with<TransformUnary, int>,
-                               with<TransformOverZip, int>, with<Iota, int>, with<RepeatBoundedByZip, int>,
-                               with<RepeatTake, int>, with<RepeatN, int>,
-                               // two small compositions (the others: stl_views_compose_test)
-                               with<ZipOfTransforms, int>, with<EnumerateStride, int>>;
+using Cases =
+    ::testing::Types<with<Zip2, int>, with<Zip3, int>, with<ZipWith, int>,
+                     with<TransformUnary, int>, with<TransformOverZip, int>, with<Iota, int>,
+                     with<RepeatBoundedByZip, int>, with<RepeatTake, int>, with<RepeatN, int>,
+                     // two small compositions (the others: stl_views_compose_test)
+                     with<ZipOfTransforms, int>, with<EnumerateStride, int>>;
 TYPED_TEST_SUITE(View, Cases, case_names);
 
 TYPED_TEST(View, MatchesRangeV3OnTheHost) {

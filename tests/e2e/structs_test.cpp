@@ -29,7 +29,7 @@ struct Inner {
 };
 
 struct Outer {
-  char tag;      // padding follows (alignment of double)
+  char tag; // padding follows (alignment of double)
   double bias;
   Inner inner;
   short shorts[5];
@@ -134,13 +134,23 @@ Outer make_outer() {
 
 // Every field of an Outer, as doubles, in a fixed order.
 std::vector<double> fields(const Outer &o) {
-  return {static_cast<double>(o.tag), o.bias, o.inner.scale,
-          static_cast<double>(o.inner.offsets[0]), static_cast<double>(o.inner.offsets[1]),
-          static_cast<double>(o.inner.offsets[2]), static_cast<double>(o.inner.flag),
-          static_cast<double>(o.shorts[0]), static_cast<double>(o.shorts[1]),
-          static_cast<double>(o.shorts[2]), static_cast<double>(o.shorts[3]),
-          static_cast<double>(o.shorts[4]), o.weights[0], o.weights[1], o.weights[2],
-          o.weights[3], static_cast<double>(o.big)};
+  return {static_cast<double>(o.tag),
+          o.bias,
+          o.inner.scale,
+          static_cast<double>(o.inner.offsets[0]),
+          static_cast<double>(o.inner.offsets[1]),
+          static_cast<double>(o.inner.offsets[2]),
+          static_cast<double>(o.inner.flag),
+          static_cast<double>(o.shorts[0]),
+          static_cast<double>(o.shorts[1]),
+          static_cast<double>(o.shorts[2]),
+          static_cast<double>(o.shorts[3]),
+          static_cast<double>(o.shorts[4]),
+          o.weights[0],
+          o.weights[1],
+          o.weights[2],
+          o.weights[3],
+          static_cast<double>(o.big)};
 }
 const std::size_t n_fields = 17;
 

@@ -44,7 +44,8 @@ public:
 };
 
 // n values rng(seed).uniform(lo, hi), each converted to T.
-template <class T> std::vector<T> random_vector(std::size_t n, std::uint64_t seed, double lo, double hi) {
+template <class T>
+std::vector<T> random_vector(std::size_t n, std::uint64_t seed, double lo, double hi) {
   rng r(seed);
   std::vector<T> v(n);
   for (auto &x : v)

@@ -79,7 +79,7 @@ std::size_t tiles(std::size_t n) { return (n + tile - 1) / tile; }
 
 TEST(Transpose, FullGrid) {
   // Non-square, not multiples of 32, one dimension below a tile, primes.
-  const std::size_t shapes[][2] = {{1, 1},   {1, 33},   {33, 1},    {31, 65}, {64, 32},
+  const std::size_t shapes[][2] = {{1, 1},     {1, 33},    {33, 1},    {31, 65},  {64, 32},
                                    {67, 1009}, {1009, 67}, {500, 333}, {1024, 96}};
   std::uint64_t seed = 1;
   for (const auto &s : shapes)
@@ -129,8 +129,8 @@ struct ids {
 
 void check_ids(pacxx::dim grid, pacxx::dim block) {
   SCOPED_TRACE(testing::Message() << "grid (" << grid.x << "," << grid.y << "," << grid.z
-                                  << "), block (" << block.x << "," << block.y << ","
-                                  << block.z << ")");
+                                  << "), block (" << block.x << "," << block.y << "," << block.z
+                                  << ")");
   const std::size_t nx = grid.x * block.x, ny = grid.y * block.y, nz = grid.z * block.z;
   const std::size_t total = nx * ny * nz;
   std::vector<ids> zero(total);
@@ -180,13 +180,12 @@ void check_ids(pacxx::dim grid, pacxx::dim block) {
         }
         if (!ok && ++wrong <= 5)
           ADD_FAILURE() << "thread (" << x << "," << y << "," << z << "): written " << o.written
-                        << ", global (" << o.global[0] << "," << o.global[1] << ","
-                        << o.global[2] << "), local (" << o.local[0] << "," << o.local[1] << ","
-                        << o.local[2] << "), block (" << o.block_index[0] << ","
-                        << o.block_index[1] << "," << o.block_index[2] << ") of size ("
-                        << o.block_size[0] << "," << o.block_size[1] << "," << o.block_size[2]
-                        << "), grid (" << o.grid_size[0] << "," << o.grid_size[1] << ","
-                        << o.grid_size[2] << ")";
+                        << ", global (" << o.global[0] << "," << o.global[1] << "," << o.global[2]
+                        << "), local (" << o.local[0] << "," << o.local[1] << "," << o.local[2]
+                        << "), block (" << o.block_index[0] << "," << o.block_index[1] << ","
+                        << o.block_index[2] << ") of size (" << o.block_size[0] << ","
+                        << o.block_size[1] << "," << o.block_size[2] << "), grid ("
+                        << o.grid_size[0] << "," << o.grid_size[1] << "," << o.grid_size[2] << ")";
       }
   EXPECT_EQ(wrong, 0u);
 }

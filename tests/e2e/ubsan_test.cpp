@@ -37,9 +37,9 @@ TEST(UBSan, InstrumentedKernelsRun) {
         if (i >= n)
           return;
         int x = in[i];
-        int divisor = (x % 7) + 10;                      // never 0
+        int divisor = (x % 7) + 10; // never 0
         float f = static_cast<float>(x) * 0.5f;
-        int shifted = (x & 0xff) << (i % 16);            // in range
+        int shifted = (x & 0xff) << (i % 16); // in range
         out[i] = x * 3 + x / divisor + static_cast<int>(f) + shifted +
                  t.values[pick(static_cast<int>(i))] + *(in + (n - 1 - i));
       },

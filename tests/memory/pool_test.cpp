@@ -47,11 +47,12 @@ public:
   void copy_to_host(void *, const void *, std::size_t) override { unused(); }
   void copy_on_device(void *, const void *, std::size_t) override { unused(); }
   std::string build_binary(const std::string &) override { return unused(), ""; }
-  std::unique_ptr<pacxx::rt::loaded_kernel> load_binary(const std::string &, const std::string &) override {
+  std::unique_ptr<pacxx::rt::loaded_kernel> load_binary(const std::string &,
+                                                        const std::string &) override {
     return unused(), nullptr;
   }
-  void launch(pacxx::rt::loaded_kernel &, pacxx::rt::dim3, pacxx::rt::dim3, std::size_t, const void *,
-              std::size_t) override {
+  void launch(pacxx::rt::loaded_kernel &, pacxx::rt::dim3, pacxx::rt::dim3, std::size_t,
+              const void *, std::size_t) override {
     unused();
   }
   void synchronize() override { unused(); }
@@ -100,7 +101,8 @@ TEST(MemoryPool, KeepsAtMostMaxCached) {
   fake_device dev;
   memory_pool pool(dev, 2048);
   bool reused;
-  void *a = pool.allocate(1024, reused), *b = pool.allocate(1024, reused), *c = pool.allocate(1024, reused);
+  void *a = pool.allocate(1024, reused), *b = pool.allocate(1024, reused),
+       *c = pool.allocate(1024, reused);
   pool.deallocate(a);
   pool.deallocate(b);
   EXPECT_EQ(dev.frees, 0);
@@ -126,7 +128,7 @@ TEST(MemoryPool, OutOfMemoryReleasesTheCacheAndRetries) {
   memory_pool pool(dev, 1 << 20);
   bool reused;
   void *a = pool.allocate(2048, reused);
-  pool.deallocate(a); // kept: 2048 of 4096 in use by the pool
+  pool.deallocate(a);                    // kept: 2048 of 4096 in use by the pool
   void *b = pool.allocate(3000, reused); // bin 3072: fails, cache released, retried
   EXPECT_FALSE(reused);
   EXPECT_NE(b, nullptr);

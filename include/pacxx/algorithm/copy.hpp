@@ -22,8 +22,8 @@ struct identity {
 };
 
 template <class R>
-using is_host_range = std::integral_constant<
-    bool, ranges::range<const R &> && !ranges::view_<R> && !is_vector<R>::value>;
+using is_host_range = std::integral_constant<bool, ranges::range<const R &> && !ranges::view_<R> &&
+                                                       !is_vector<R>::value>;
 } // namespace detail
 
 // (remove_cv, not decay: a C array must stay an array, not become a pointer)
@@ -48,8 +48,8 @@ template <class View> auto materialize(View &&view) {
   return out;
 }
 
-template <class View, class = typename std::enable_if<
-                          ranges::view_<typename std::decay<View>::type>>::type>
+template <class View,
+          class = typename std::enable_if<ranges::view_<typename std::decay<View>::type>>::type>
 auto copy(View &&view) {
   return gpu::copy(materialize(std::forward<View>(view)));
 }

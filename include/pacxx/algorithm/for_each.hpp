@@ -26,7 +26,8 @@ template <class Rng, class F> void for_each(Rng &&rng, F f) {
         auto v = view; // a thread's own copy: some views keep state while iterated
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
-        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) { f(*(first + static_cast<D>(i))); });
+        pacxx::detail::for_each_index<P>(n,
+                                         [&](std::size_t i) { f(*(first + static_cast<D>(i))); });
       },
       pacxx::detail::elementwise_grid<P>(n))(in, n);
 }

@@ -134,8 +134,7 @@ template <class T, class Op> struct reduce_closure {
 } // namespace detail
 
 // rng | gpu::reduce(init[, op])
-template <class T, class Op = std::plus<>,
-          class = typename std::enable_if<!ranges::range<T>>::type>
+template <class T, class Op = std::plus<>, class = typename std::enable_if<!ranges::range<T>>::type>
 detail::reduce_closure<T, Op> reduce(T init, Op op = Op{}) {
   return {init, op};
 }

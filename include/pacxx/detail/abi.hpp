@@ -35,9 +35,9 @@ using stage_stub = std::uint64_t (*)(const void *args, const void *config);
 
 // Registration, called by a constructor the compiler adds to each such unit.
 struct kernel_record {
-  const void *host_entry;    // &kernel_entry<P> in the host program
-  const char *name;          // its mangled name, the kernel's name in the device module
-  const stage_stub *stages;  // one stub per pacxx::stage in the kernel, in id order
+  const void *host_entry;   // &kernel_entry<P> in the host program
+  const char *name;         // its mangled name, the kernel's name in the device module
+  const stage_stub *stages; // one stub per pacxx::stage in the kernel, in id order
   std::uint64_t stage_count;
 };
 // KernelExtraction.cpp emits these structs as LLVM types ({i32, i32, i64} and
@@ -46,7 +46,8 @@ static_assert(sizeof(void *) == 8, "pacxx hosts are 64-bit");
 static_assert(sizeof(module_header) == 16 && offsetof(module_header, size) == 8,
               "module_header is {i32 magic, i32 version, i64 size}");
 static_assert(sizeof(kernel_record) == 32 && offsetof(kernel_record, name) == 8 &&
-                  offsetof(kernel_record, stages) == 16 && offsetof(kernel_record, stage_count) == 24,
+                  offsetof(kernel_record, stages) == 16 &&
+                  offsetof(kernel_record, stage_count) == 24,
               "kernel_record is {ptr, ptr, ptr, i64}");
 
 // In a device module each pacxx::stage(v) has become __pacxx_staged_<type>(i32 id, v):
@@ -79,7 +80,8 @@ constexpr std::size_t launch_config_field = 8;
 static_assert(sizeof(std::size_t) == launch_config_field, "launch_config fields are 64-bit");
 static_assert(offsetof(launch_config, grid) == launch_config_grid &&
                   offsetof(launch_config, block) == launch_config_block &&
-                  offsetof(dim, y) == launch_config_field && offsetof(dim, z) == 2 * launch_config_field,
+                  offsetof(dim, y) == launch_config_field &&
+                  offsetof(dim, z) == 2 * launch_config_field,
               "Staging.cpp reads launch_config at these offsets");
 
 // Named metadata in a device module.
@@ -107,18 +109,18 @@ constexpr const char *md_extern_calls = "pacxx.extern_calls";
 //   no calls either: clang expands them inline;
 // - lgamma's sign (signgam) and the non-standard sincos, exp10, sinpi, rsqrt.
 enum class lib_shape : unsigned char {
-  f_f,    // F(F): sin, ...
-  f_ff,   // F(F, F): atan2, ...
-  f_fff,  // F(F, F, F): fma
-  f_fi,   // F(F, int): ldexp, scalbn
-  f_fl,   // F(F, long): scalbln
-  f_fpi,  // F(F, int *): frexp
-  f_fpf,  // F(F, F *): modf
-  f_ffpi, // F(F, F, int *): remquo
-  i_f,    // int(F): ilogb
-  l_f,    // long or long long (F): lround, llround, lrint, llrint
-  f_str,  // F(const char *): nan
-  i_i,    // integer (integer): abs, labs, llabs; no float variant
+  f_f,      // F(F): sin, ...
+  f_ff,     // F(F, F): atan2, ...
+  f_fff,    // F(F, F, F): fma
+  f_fi,     // F(F, int): ldexp, scalbn
+  f_fl,     // F(F, long): scalbln
+  f_fpi,    // F(F, int *): frexp
+  f_fpf,    // F(F, F *): modf
+  f_ffpi,   // F(F, F, int *): remquo
+  i_f,      // int(F): ilogb
+  l_f,      // long or long long (F): lround, llround, lrint, llrint
+  f_str,    // F(const char *): nan
+  i_i,      // integer (integer): abs, labs, llabs; no float variant
   quot_rem, // div_t(int, int), ldiv_t(long, long), lldiv_t: no float variant
 };
 struct lib_function {
@@ -126,27 +128,27 @@ struct lib_function {
   lib_shape shape;
 };
 constexpr lib_function lib_functions[] = {
-    {"sin", lib_shape::f_f},        {"cos", lib_shape::f_f},       {"tan", lib_shape::f_f},
-    {"asin", lib_shape::f_f},       {"acos", lib_shape::f_f},      {"atan", lib_shape::f_f},
-    {"sinh", lib_shape::f_f},       {"cosh", lib_shape::f_f},      {"tanh", lib_shape::f_f},
-    {"asinh", lib_shape::f_f},      {"acosh", lib_shape::f_f},     {"atanh", lib_shape::f_f},
-    {"exp", lib_shape::f_f},        {"exp2", lib_shape::f_f},      {"expm1", lib_shape::f_f},
-    {"log", lib_shape::f_f},        {"log2", lib_shape::f_f},      {"log10", lib_shape::f_f},
-    {"log1p", lib_shape::f_f},      {"logb", lib_shape::f_f},      {"sqrt", lib_shape::f_f},
-    {"cbrt", lib_shape::f_f},       {"fabs", lib_shape::f_f},      {"floor", lib_shape::f_f},
-    {"ceil", lib_shape::f_f},       {"round", lib_shape::f_f},     {"trunc", lib_shape::f_f},
-    {"rint", lib_shape::f_f},       {"nearbyint", lib_shape::f_f}, {"erf", lib_shape::f_f},
-    {"erfc", lib_shape::f_f},       {"tgamma", lib_shape::f_f},    {"lgamma", lib_shape::f_f},
-    {"atan2", lib_shape::f_ff},     {"pow", lib_shape::f_ff},      {"hypot", lib_shape::f_ff},
-    {"fmod", lib_shape::f_ff},      {"fmin", lib_shape::f_ff},     {"fmax", lib_shape::f_ff},
+    {"sin", lib_shape::f_f},        {"cos", lib_shape::f_f},        {"tan", lib_shape::f_f},
+    {"asin", lib_shape::f_f},       {"acos", lib_shape::f_f},       {"atan", lib_shape::f_f},
+    {"sinh", lib_shape::f_f},       {"cosh", lib_shape::f_f},       {"tanh", lib_shape::f_f},
+    {"asinh", lib_shape::f_f},      {"acosh", lib_shape::f_f},      {"atanh", lib_shape::f_f},
+    {"exp", lib_shape::f_f},        {"exp2", lib_shape::f_f},       {"expm1", lib_shape::f_f},
+    {"log", lib_shape::f_f},        {"log2", lib_shape::f_f},       {"log10", lib_shape::f_f},
+    {"log1p", lib_shape::f_f},      {"logb", lib_shape::f_f},       {"sqrt", lib_shape::f_f},
+    {"cbrt", lib_shape::f_f},       {"fabs", lib_shape::f_f},       {"floor", lib_shape::f_f},
+    {"ceil", lib_shape::f_f},       {"round", lib_shape::f_f},      {"trunc", lib_shape::f_f},
+    {"rint", lib_shape::f_f},       {"nearbyint", lib_shape::f_f},  {"erf", lib_shape::f_f},
+    {"erfc", lib_shape::f_f},       {"tgamma", lib_shape::f_f},     {"lgamma", lib_shape::f_f},
+    {"atan2", lib_shape::f_ff},     {"pow", lib_shape::f_ff},       {"hypot", lib_shape::f_ff},
+    {"fmod", lib_shape::f_ff},      {"fmin", lib_shape::f_ff},      {"fmax", lib_shape::f_ff},
     {"copysign", lib_shape::f_ff},  {"remainder", lib_shape::f_ff}, {"fdim", lib_shape::f_ff},
-    {"nextafter", lib_shape::f_ff}, {"fma", lib_shape::f_fff},     {"ldexp", lib_shape::f_fi},
-    {"scalbn", lib_shape::f_fi},    {"scalbln", lib_shape::f_fl},  {"frexp", lib_shape::f_fpi},
-    {"modf", lib_shape::f_fpf},     {"remquo", lib_shape::f_ffpi}, {"ilogb", lib_shape::i_f},
-    {"lround", lib_shape::l_f},     {"llround", lib_shape::l_f},   {"lrint", lib_shape::l_f},
-    {"llrint", lib_shape::l_f},     {"nan", lib_shape::f_str},     {"abs", lib_shape::i_i},
-    {"labs", lib_shape::i_i},       {"llabs", lib_shape::i_i},     {"div", lib_shape::quot_rem},
-    {"ldiv", lib_shape::quot_rem},       {"lldiv", lib_shape::quot_rem},
+    {"nextafter", lib_shape::f_ff}, {"fma", lib_shape::f_fff},      {"ldexp", lib_shape::f_fi},
+    {"scalbn", lib_shape::f_fi},    {"scalbln", lib_shape::f_fl},   {"frexp", lib_shape::f_fpi},
+    {"modf", lib_shape::f_fpf},     {"remquo", lib_shape::f_ffpi},  {"ilogb", lib_shape::i_f},
+    {"lround", lib_shape::l_f},     {"llround", lib_shape::l_f},    {"lrint", lib_shape::l_f},
+    {"llrint", lib_shape::l_f},     {"nan", lib_shape::f_str},      {"abs", lib_shape::i_i},
+    {"labs", lib_shape::i_i},       {"llabs", lib_shape::i_i},      {"div", lib_shape::quot_rem},
+    {"ldiv", lib_shape::quot_rem},  {"lldiv", lib_shape::quot_rem},
 };
 
 constexpr bool is_floating(lib_shape s) { return s != lib_shape::i_i && s != lib_shape::quot_rem; }

@@ -13,10 +13,10 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <mutex>
@@ -67,8 +67,9 @@ static std::unique_ptr<TargetMachine> nvptx_machine(const std::string &device_ar
   if (!t)
     throw error("pacxx: NVPTX target unavailable: " + err);
   TargetOptions opts;
-  std::unique_ptr<TargetMachine> tm(t->createTargetMachine(
-      nvptx_triple, nvptx_arch_for(device_arch), "+ptx75", opts, None, None, CodeGenOpt::Aggressive));
+  std::unique_ptr<TargetMachine> tm(
+      t->createTargetMachine(nvptx_triple, nvptx_arch_for(device_arch), "+ptx75", opts, None, None,
+                             CodeGenOpt::Aggressive));
   if (!tm)
     throw error("pacxx: cannot create the NVPTX target machine for " + device_arch);
   return tm;
@@ -83,7 +84,8 @@ static void lower_builtins(Module &m) {
   const ID tid[] = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y, nvvm_read_ptx_sreg_tid_z};
   const ID ctaid[] = {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
                       nvvm_read_ptx_sreg_ctaid_z};
-  const ID ntid[] = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y, nvvm_read_ptx_sreg_ntid_z};
+  const ID ntid[] = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
+                     nvvm_read_ptx_sreg_ntid_z};
   const ID nctaid[] = {nvvm_read_ptx_sreg_nctaid_x, nvvm_read_ptx_sreg_nctaid_y,
                        nvvm_read_ptx_sreg_nctaid_z};
   auto simple = [&](const char *name, const ID *ids) {
@@ -127,9 +129,9 @@ static void lower_assert(Module &m) {
     LLVMContext &ctx = m.getContext();
     Type *ptr = PointerType::getUnqual(ctx);
     FunctionCallee fail = m.getOrInsertFunction(
-        "__assertfail", FunctionType::get(Type::getVoidTy(ctx),
-                                          {ptr, ptr, Type::getInt32Ty(ctx), ptr, Type::getInt64Ty(ctx)},
-                                          false));
+        "__assertfail",
+        FunctionType::get(Type::getVoidTy(ctx),
+                          {ptr, ptr, Type::getInt32Ty(ctx), ptr, Type::getInt64Ty(ctx)}, false));
     IRBuilder<> b(&c);
     b.CreateCall(fail, {c.getArgOperand(0), c.getArgOperand(1), c.getArgOperand(2),
                         c.getArgOperand(3), b.getInt64(1)});
@@ -146,7 +148,8 @@ static bool link_libdevice(Module &m) {
     return false;
   std::size_t size = pacxx_libdevice_end - pacxx_libdevice_begin;
   if (size == 0)
-    throw error("pacxx: this build has no libdevice, so kernels cannot call math functions on CUDA");
+    throw error(
+        "pacxx: this build has no libdevice, so kernels cannot call math functions on CUDA");
   auto buf = MemoryBuffer::getMemBuffer(StringRef(pacxx_libdevice_begin, size), "libdevice", false);
   Expected<std::unique_ptr<Module>> lib = parseBitcodeFile(buf->getMemBufferRef(), m.getContext());
   if (!lib)
@@ -163,19 +166,20 @@ static bool link_libdevice(Module &m) {
 // Everything lower_library leaves is in libdevice under its C name: __nv_sinf,
 // __nv_frexp, __nv_ilogbf, __nv_llround, ...
 static void map_math_to_libdevice(Module &m) {
-  map_math(m, CallingConv::C,
-           [](StringRef base, bool is_float, abi::lib_shape shape) {
-             using abi::lib_shape;
-             if (shape == lib_shape::i_i || shape == lib_shape::quot_rem ||
-                 shape == lib_shape::f_str || shape == lib_shape::f_fl)
-               return std::string();
-             // libdevice's sqrtf is approximate unless __CUDA_PREC_SQRT, which LLVM 15's
-             // NVVMReflect does not know; the intrinsic lowers to sqrt.rn as nvcc's does.
-             if (base == "sqrt")
-               return std::string(is_float ? "llvm.sqrt.f32" : "llvm.sqrt.f64");
-             return "__nv_" + base.str() + (is_float ? "f" : "");
-           },
-           /*map_intrinsics=*/true);
+  map_math(
+      m, CallingConv::C,
+      [](StringRef base, bool is_float, abi::lib_shape shape) {
+        using abi::lib_shape;
+        if (shape == lib_shape::i_i || shape == lib_shape::quot_rem || shape == lib_shape::f_str ||
+            shape == lib_shape::f_fl)
+          return std::string();
+        // libdevice's sqrtf is approximate unless __CUDA_PREC_SQRT, which LLVM 15's
+        // NVVMReflect does not know; the intrinsic lowers to sqrt.rn as nvcc's does.
+        if (base == "sqrt")
+          return std::string(is_float ? "llvm.sqrt.f32" : "llvm.sqrt.f64");
+        return "__nv_" + base.str() + (is_float ? "f" : "");
+      },
+      /*map_intrinsics=*/true);
 }
 
 static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {

@@ -27,22 +27,38 @@ static std::string opencl_math_name(StringRef base, bool is_float, abi::lib_shap
   const std::string f = is_float ? "f" : "d";
   std::string params;
   switch (shape) {
-  case lib_shape::f_f: case lib_shape::i_f: params = f; break;
-  case lib_shape::f_ff: params = f + f; break;
-  case lib_shape::f_fff: params = f + f + f; break;
-  case lib_shape::f_fi: params = f + "i"; break;
-  case lib_shape::f_fpi: params = f + "Pi"; break;
-  case lib_shape::f_fpf: params = f + "P" + f; break;
-  case lib_shape::f_ffpi: params = f + f + "Pi"; break;
-  default: return std::string(); // lowered to IR by lower_library
+  case lib_shape::f_f:
+  case lib_shape::i_f:
+    params = f;
+    break;
+  case lib_shape::f_ff:
+    params = f + f;
+    break;
+  case lib_shape::f_fff:
+    params = f + f + f;
+    break;
+  case lib_shape::f_fi:
+    params = f + "i";
+    break;
+  case lib_shape::f_fpi:
+    params = f + "Pi";
+    break;
+  case lib_shape::f_fpf:
+    params = f + "P" + f;
+    break;
+  case lib_shape::f_ffpi:
+    params = f + f + "Pi";
+    break;
+  default:
+    return std::string(); // lowered to IR by lower_library
   }
   if (base == "scalbn")
     base = "ldexp";
   return "_Z" + std::to_string(base.size()) + base.str() + params;
 }
 
-static FunctionCallee opencl_builtin(Module &m, const char *mangled, Type *ret, ArrayRef<Type *> args,
-                                     bool convergent) {
+static FunctionCallee opencl_builtin(Module &m, const char *mangled, Type *ret,
+                                     ArrayRef<Type *> args, bool convergent) {
   FunctionCallee f = m.getOrInsertFunction(mangled, FunctionType::get(ret, args, false));
   auto *fn = cast<Function>(f.getCallee());
   fn->setCallingConv(CallingConv::SPIR_FUNC);
