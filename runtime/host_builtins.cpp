@@ -24,6 +24,13 @@ std::size_t __pacxx_num_groups(int) { device_only("pacxx::Grid::get()"); }
 void __pacxx_barrier() { device_only("pacxx::barrier()"); }
 void *__pacxx_shared_memory(std::size_t, std::size_t) { device_only("pacxx::shared_memory"); }
 void *__pacxx_dynamic_shared_memory() { device_only("pacxx::dynamic_shared_memory"); }
+unsigned __pacxx_warp_size() { device_only("pacxx::warp"); }
+unsigned __pacxx_lane_id() { device_only("pacxx::warp"); }
+unsigned __pacxx_shfl_up(unsigned, unsigned) { device_only("pacxx::warp shuffle"); }
+unsigned __pacxx_shfl_down(unsigned, unsigned) { device_only("pacxx::warp shuffle"); }
+unsigned __pacxx_shfl_idx(unsigned, unsigned) { device_only("pacxx::warp shuffle"); }
+unsigned __pacxx_ballot(int) { device_only("pacxx::warp ballot"); }
+void __pacxx_thread_fence() { device_only("pacxx::thread_fence()"); }
 }
 
 // Outside a kernel there is nothing to stage: the value itself.

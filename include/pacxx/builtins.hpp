@@ -17,6 +17,24 @@ void *__pacxx_shared_memory(std::size_t bytes, std::size_t align);
 // The block's dynamic shared memory (size given at launch).
 void *__pacxx_dynamic_shared_memory();
 
+// Warps: the threads of a block that run in lock step and can exchange registers.
+// 32 on CUDA. On OpenCL pacxx uses no sub-groups, so a warp is one work-item (size 1,
+// lane 0) and the block primitives (pacxx/block/) exchange through shared memory
+// instead; both are constants after the JIT, so the unused path folds away.
+unsigned __pacxx_warp_size();
+unsigned __pacxx_lane_id();
+// Shuffles of 32-bit words among all lanes of the warp (every lane must call them):
+// up/down read the lane `delta` below/above (a lane with none keeps its own value), idx
+// reads lane `lane`. On a warp of one they return v.
+unsigned __pacxx_shfl_up(unsigned v, unsigned delta);
+unsigned __pacxx_shfl_down(unsigned v, unsigned delta);
+unsigned __pacxx_shfl_idx(unsigned v, unsigned lane);
+// Bit l set where lane l's pred is nonzero (all lanes of the warp must call it).
+unsigned __pacxx_ballot(int pred);
+// Orders this thread's global memory accesses before and after it for every thread of
+// the device (CUDA __threadfence): what single-pass algorithms publish between blocks.
+void __pacxx_thread_fence();
+
 // Shared ownership of a host object for views that own what they view (a temporary
 // gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count
 // references and destroy the object with the last one. A view is sent to a kernel as

@@ -110,6 +110,39 @@ static void lower_builtins(Module &m) {
     c.eraseFromParent();
     return nullptr;
   });
+  // Warps (pacxx/block/): 32 lanes, shuffles and ballots over the full warp (block
+  // sizes are multiples of 32 wherever these are used), __threadfence as membar.gl.
+  for_each_call(m, "__pacxx_warp_size",
+                [&](CallInst &c) -> Value * { return ConstantInt::get(c.getType(), 32); });
+  for_each_call(m, "__pacxx_lane_id", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_read_ptx_sreg_laneid));
+  });
+  // c = ((32 - width) << 8) | clamp: width 32, so 0 for up (clamp at lane 0) and 0x1f for
+  // down and idx (clamp at lane 31), as CUDA's __shfl_*_sync with the default width.
+  const std::pair<const char *, std::pair<ID, unsigned>> shuffles[] = {
+      {"__pacxx_shfl_up", {nvvm_shfl_sync_up_i32, 0}},
+      {"__pacxx_shfl_down", {nvvm_shfl_sync_down_i32, 0x1f}},
+      {"__pacxx_shfl_idx", {nvvm_shfl_sync_idx_i32, 0x1f}},
+  };
+  for (const auto &s : shuffles)
+    for_each_call(m, s.first, [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      return b.CreateCall(Intrinsic::getDeclaration(&m, s.second.first),
+                          {b.getInt32(0xffffffffu), c.getArgOperand(0), c.getArgOperand(1),
+                           b.getInt32(s.second.second)});
+    });
+  for_each_call(m, "__pacxx_ballot", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_vote_ballot_sync),
+                        {b.getInt32(0xffffffffu), b.CreateIsNotNull(c.getArgOperand(0))});
+  });
+  for_each_call(m, "__pacxx_thread_fence", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_membar_gl));
+    c.eraseFromParent();
+    return nullptr;
+  });
   for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
     auto *ty = ArrayType::get(Type::getInt8Ty(m.getContext()), 0);
     GlobalVariable *g = m.getGlobalVariable("__pacxx_dynamic_shared", true);

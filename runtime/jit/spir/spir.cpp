@@ -104,6 +104,28 @@ static void lower_ids(Module &m) {
   }
 }
 
+// Warps (pacxx/block/): pacxx uses no OpenCL sub-groups, so a warp is one work-item and
+// the block primitives exchange values through local memory. A device-wide fence is an
+// LLVM fence, which PoCL lowers for its CPU threads.
+static void lower_warps(Module &m) {
+  for_each_call(m, "__pacxx_warp_size",
+                [&](CallInst &c) -> Value * { return ConstantInt::get(c.getType(), 1); });
+  for_each_call(m, "__pacxx_lane_id",
+                [&](CallInst &c) -> Value * { return ConstantInt::get(c.getType(), 0); });
+  for (const char *name : {"__pacxx_shfl_up", "__pacxx_shfl_down", "__pacxx_shfl_idx"})
+    for_each_call(m, name, [&](CallInst &c) -> Value * { return c.getArgOperand(0); });
+  for_each_call(m, "__pacxx_ballot", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    return b.CreateZExt(b.CreateIsNotNull(c.getArgOperand(0)), c.getType());
+  });
+  for_each_call(m, "__pacxx_thread_fence", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    b.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    c.eraseFromParent();
+    return nullptr;
+  });
+}
+
 // Functions other than the kernel that use `v` (directly or through constant
 // expressions).
 static void users_outside(Value *v, Function &kernel, SmallPtrSetImpl<Function *> &out) {
@@ -197,6 +219,7 @@ static Function *spir_lower(Module &m, Function &entry, const kernel_info &info)
   k->setMetadata("kernel_arg_name", strs({"args", "dynamic_shared"}));
 
   lower_ids(m);
+  lower_warps(m);
   // assert(): OpenCL 1.2 has no assert; a failed one traps (the device aborts).
   for_each_call(m, "__assert_fail", [&](CallInst &c) -> Value * {
     IRBuilder<> ib(&c);

@@ -1,0 +1,87 @@
+// gpu::inclusive_scan(in, out[, op]) and gpu::exclusive_scan(in, out, init[, op]): prefix
+// scans in one pass over the data (decoupled look-back, pacxx/agent/scan.hpp), one
+// launch plus a tiny one that clears the tiles' state. `in` is any device range (views
+// fused into the loads), `out` a gpu::vector or a writable view over one with at least
+// as many elements (fused into the stores); in and out may be the same. op is any
+// associative operation (it need not be commutative). The accumulator is std's: the
+// input's value type for the inclusive scan, init's type for the exclusive one.
+#pragma once
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/traits.hpp>
+
+#include "pacxx/agent/scan.hpp"
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/device_range.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+
+namespace gpu {
+namespace detail {
+
+template <class T, bool Exclusive, class In, class Out, class Op>
+void scan(const char *name, In &&in, Out &&out, T init, Op op) {
+  static_assert(pacxx::is_device_copyable<Op>::value,
+                "gpu scans: the operation must be trivially copyable (capture values only)");
+  static_assert(pacxx::is_device_copyable<T>::value,
+                "gpu scans: the accumulator type must be device copyable");
+  using P = pacxx::policy::scan_for<T>;
+  auto src = pacxx::detail::device_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  if (m < n)
+    throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
+                       " elements, the input " + std::to_string(n));
+  if (n == 0)
+    return;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
+  if (tiles > 0xffffffffu)
+    throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
+                       " elements are more tiles than a scan counts");
+  auto state =
+      pacxx::tile_state<T>::at(pacxx::detail::scratch(pacxx::tile_state<T>::bytes(tiles)), tiles);
+  pacxx::kernel(
+      [](const pacxx::tile_state<T> &s, std::size_t count) {
+        const std::size_t i = pacxx::Thread::get().global.x;
+        if (i < count)
+          s.clear(i);
+      },
+      pacxx::detail::grid_for(tiles + 1, 256, std::size_t(1) << 31))(state, tiles + 1);
+  pacxx::kernel(
+      [op, init](const auto &in_view, const auto &out_view, std::size_t n,
+                 const pacxx::tile_state<T> &s) {
+        auto in = in_view;
+        auto out = out_view;
+        auto first = ranges::begin(in);
+        auto result = ranges::begin(out);
+        using DI = ranges::range_difference_t<decltype(in)>;
+        using DO = ranges::range_difference_t<decltype(out)>;
+        pacxx::agent::scan_tile<P, T, Exclusive>(
+            [&](std::size_t i) -> T { return T(*(first + static_cast<DI>(i))); },
+            [&](std::size_t i, const T &v) { *(result + static_cast<DO>(i)) = v; }, n, s, op, init);
+      },
+      pacxx::launch_config{{tiles}, {P::block}})(src, dst, n, state);
+}
+
+} // namespace detail
+
+// out[i] = in[0] op ... op in[i].
+template <class In, class Out, class Op = std::plus<>>
+void inclusive_scan(In &&in, Out &&out, Op op = Op{}) {
+  using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::forward<In>(in)))>;
+  detail::scan<T, false>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out), T{},
+                         op);
+}
+
+// out[0] = init, out[i] = init op in[0] op ... op in[i - 1].
+template <class In, class Out, class T, class Op = std::plus<>>
+void exclusive_scan(In &&in, Out &&out, T init, Op op = Op{}) {
+  detail::scan<T, true>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out), init,
+                        op);
+}
+
+} // namespace gpu

@@ -1,0 +1,61 @@
+// pacxx::block_reduce<T, B>: folds one value per thread of a block of B threads (device
+// code). On CUDA each warp folds with shuffles and the first warp folds the warps'
+// results; where a warp is one thread (OpenCL) a tree in shared memory does it.
+//
+//   pacxx::block_reduce<float, 256> r;        // its shared memory: one per construction site
+//   float s = r.reduce(v, std::plus<>{});    // valid in thread 0
+//
+// Every thread of the block must call reduce (it has barriers). Calling it again on the
+// same object needs a pacxx::barrier() between the calls, as CUB's TempStorage does.
+#pragma once
+#include <cstddef>
+
+#include "pacxx/block/warp.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+
+template <class T, std::size_t B> class block_reduce {
+  static_assert(B > 0 && (B & (B - 1)) == 0, "block_reduce: B must be a power of two");
+  static_assert(B <= 1024, "block_reduce: at most 1024 threads");
+  // One slot per warp; B of them because the warp size is known only to the JIT (a
+  // warp of one thread on OpenCL needs all B).
+  shared_memory<T, B> slot_;
+
+public:
+  __attribute__((always_inline)) block_reduce() = default;
+
+  // op over the values of threads [0, valid) in thread order (op need not be
+  // commutative); the result is valid in thread 0. Threads >= valid pass anything.
+  template <class Op> T reduce(T v, Op op, std::size_t valid) {
+    const std::size_t l = Thread::get().local.x;
+    const unsigned w = warp::size();
+    if (w > 1) {
+      const std::size_t first = l - warp::lane(); // the warp's first thread
+      const unsigned in_warp =
+          valid <= first ? 0u : (valid - first >= w ? w : unsigned(valid - first));
+      v = warp::reduce(v, op, in_warp);
+      if (warp::lane() == 0)
+        slot_[l / w] = v;
+      barrier();
+      if (l < w) {
+        const std::size_t warps = (valid + w - 1) / w; // <= 32: B <= 1024, w = 32
+        T x = slot_[l < warps ? l : 0];
+        v = warp::reduce(x, op, unsigned(warps));
+      }
+      return v;
+    }
+    slot_[l] = v;
+    barrier();
+    for (std::size_t d = 1; d < B; d *= 2) { // neighbours first: thread order is kept
+      if (l % (2 * d) == 0 && l + d < valid)
+        slot_[l] = op(slot_[l], slot_[l + d]);
+      barrier();
+    }
+    return slot_[0];
+  }
+  template <class Op> T reduce(T v, Op op) { return reduce(v, op, B); }
+};
+
+} // namespace pacxx

@@ -1,0 +1,159 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+// Decoupled Look-back", 2016): how one pass over the data carries a prefix from tile to
+// tile. Each tile publishes its aggregate as soon as it is known, and its inclusive
+// prefix once it has one; a tile finds its exclusive prefix by walking back over its
+// predecessors, folding aggregates until it meets an inclusive prefix. Scans, stream
+// compaction, reduce by key and the radix sort's digit offsets all stand on it.
+//
+// Tiles are numbered in the order blocks start (pacxx::tile_order), not by block index,
+// so a tile only ever waits for tiles whose blocks are already running: the walk can
+// not deadlock however the device schedules blocks (PoCL runs work-groups on a few CPU
+// threads in any order).
+//
+// Memory: tile_state<T>::bytes(tiles) of device memory, cleared by clear() before every
+// pass (a tiny kernel; the dispatch launches it).
+#pragma once
+#include <cstddef>
+#include <cstring>
+
+#include "pacxx/atomic.hpp"
+#include "pacxx/block/warp.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+
+namespace detail {
+// T as whole 32-bit words: each word is read and written with a volatile access (which
+// no cache of another multiprocessor serves stale), and the slot never shares a word
+// with a neighbour.
+template <class T> using word_slot = warp::detail::words<T>;
+
+template <class T> inline void store_volatile(word_slot<T> *p, const T &v) {
+  word_slot<T> w;
+  std::memset(&w, 0, sizeof w);
+  std::memcpy(&w, &v, sizeof(T));
+  volatile unsigned *q = p->w;
+  for (std::size_t k = 0; k < word_slot<T>::count; ++k)
+    q[k] = w.w[k];
+}
+template <class T> inline T load_volatile(const word_slot<T> *p) {
+  word_slot<T> w;
+  const volatile unsigned *q = p->w;
+  for (std::size_t k = 0; k < word_slot<T>::count; ++k)
+    w.w[k] = q[k];
+  T v;
+  std::memcpy(&v, &w, sizeof(T));
+  return v;
+}
+inline unsigned load_volatile(const unsigned *p) {
+  return *static_cast<const volatile unsigned *>(p);
+}
+inline void store_volatile(unsigned *p, unsigned v) { *static_cast<volatile unsigned *>(p) = v; }
+} // namespace detail
+
+// The published state of every tile of one pass.
+template <class T> struct tile_state {
+  enum : unsigned { empty = 0, has_aggregate = 1, has_prefix = 2 };
+
+  unsigned *counter; // tiles handed out so far (tile_order)
+  unsigned *status;  // per tile: empty, has_aggregate or has_prefix
+  detail::word_slot<T> *aggregate;
+  detail::word_slot<T> *inclusive;
+
+  // Host: the device memory for `tiles` tiles, and the state laid out in it.
+  static std::size_t bytes(std::size_t tiles) {
+    return align(sizeof(unsigned) * (tiles + 1)) + 2 * tiles * sizeof(detail::word_slot<T>);
+  }
+  static tile_state at(void *memory, std::size_t tiles) {
+    char *p = static_cast<char *>(memory);
+    tile_state s;
+    s.counter = reinterpret_cast<unsigned *>(p);
+    s.status = s.counter + 1;
+    s.aggregate =
+        reinterpret_cast<detail::word_slot<T> *>(p + align(sizeof(unsigned) * (tiles + 1)));
+    s.inclusive = s.aggregate + tiles;
+    return s;
+  }
+
+  // Device: clears entry i of [0, tiles] (the counter and the status words).
+  void clear(std::size_t i) const { counter[i] = 0; }
+
+  void publish_aggregate(std::size_t tile, const T &v) const {
+    detail::store_volatile(aggregate + tile, v);
+    thread_fence(); // the value before the flag
+    detail::store_volatile(status + tile, has_aggregate);
+  }
+  void publish_inclusive(std::size_t tile, const T &v) const {
+    detail::store_volatile(inclusive + tile, v);
+    thread_fence();
+    detail::store_volatile(status + tile, has_prefix);
+  }
+
+private:
+  static std::size_t align(std::size_t b) { return (b + 15) / 16 * 16; }
+};
+
+// The next tile in the order blocks start (thread 0 takes it; every thread of the block
+// gets it). Every thread of the block must call it.
+template <class T>
+__attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T> &state) {
+  shared_memory<unsigned, 1> tile;
+  if (Thread::get().local.x == 0)
+    tile[0] = atomic_add(state.counter, 1u);
+  barrier();
+  const std::size_t t = tile[0];
+  barrier(); // a second call (a block taking several tiles) may rewrite it
+  return t;
+}
+
+// The prefix callback of pacxx::block_scan for tile `tile` > 0 (called by the first warp
+// of the block together): publishes the tile's aggregate, walks back over the
+// predecessors a warp at a time (lane k looks at tile - 1 - k), publishes the tile's
+// inclusive prefix and returns its exclusive prefix (in every lane).
+template <class T, class Op> struct lookback_prefix {
+  tile_state<T> state;
+  std::size_t tile;
+  Op op;
+
+  T operator()(const T &aggregate) {
+    const unsigned w = warp::size(), lane = warp::lane();
+    if (lane == 0)
+      state.publish_aggregate(tile, aggregate);
+    T prefix{};
+    bool have = false;
+    // Window [first - w + 1, first]: lane k reads tile first - k. Tile 0 always has a
+    // prefix, so a lane past it pretends to have one and the walk stops at tile 0 or
+    // later.
+    for (std::size_t first = tile - 1;; first -= w) {
+      const bool real = lane <= first;
+      const std::size_t mine = real ? first - lane : 0;
+      unsigned st;
+      do {
+        st =
+            real ? detail::load_volatile(state.status + mine) : unsigned(tile_state<T>::has_prefix);
+      } while (warp::ballot(st == tile_state<T>::empty) != 0);
+      thread_fence(); // the flags before the values they announce
+      const unsigned prefixes = warp::ballot(st == tile_state<T>::has_prefix);
+      const unsigned count = prefixes ? unsigned(__builtin_ctz(prefixes)) + 1 : w;
+      T v = st == tile_state<T>::has_prefix ? detail::load_volatile(state.inclusive + mine)
+                                            : detail::load_volatile(state.aggregate + mine);
+      // Fold lanes [0, count) in tile order: the farthest tile (highest lane) first.
+      for (unsigned d = 1; d < w; d *= 2) {
+        T other = warp::shuffle_down(v, d);
+        if (lane + d < count)
+          v = op(other, v);
+      }
+      v = warp::shuffle(v, 0);
+      prefix = have ? op(v, prefix) : v;
+      have = true;
+      if (prefixes)
+        break;
+    }
+    if (lane == 0)
+      state.publish_inclusive(tile, op(prefix, aggregate));
+    return prefix;
+  }
+};
+
+} // namespace pacxx

@@ -1,0 +1,86 @@
+// Warp-level primitives (device code): the lanes of a warp exchange registers without
+// shared memory or barriers. pacxx::warp::size() is 32 on CUDA and 1 on OpenCL, where
+// pacxx uses no sub-groups; it is a constant after the JIT, so code written for any
+// size folds to the one path the target takes. Every lane of the warp must call a
+// shuffle, ballot, reduce or scan together (blocks are multiples of the warp size).
+//
+// Values of any trivially copyable type travel as 32-bit words: a shuffle of a
+// 12-byte struct is three shuffles.
+#pragma once
+#include <cstring>
+#include <type_traits>
+
+#include "pacxx/builtins.hpp"
+
+namespace pacxx {
+namespace warp {
+
+inline unsigned size() { return __pacxx_warp_size(); }
+inline unsigned lane() { return __pacxx_lane_id(); }
+// Bit l set where lane l's pred is true.
+inline unsigned ballot(bool pred) { return __pacxx_ballot(pred ? 1 : 0); }
+
+namespace detail {
+template <class T> struct words {
+  static_assert(std::is_trivially_copyable<T>::value,
+                "warp shuffles move trivially copyable values only");
+  static constexpr std::size_t count = (sizeof(T) + 3) / 4;
+  unsigned w[count];
+};
+
+template <class T, class Shuffle> inline T shuffle_words(const T &v, Shuffle shuffle) {
+  words<T> in, out;
+  std::memset(&in, 0, sizeof in);
+  std::memcpy(&in, &v, sizeof(T));
+  for (std::size_t k = 0; k < words<T>::count; ++k)
+    out.w[k] = shuffle(in.w[k]);
+  T r;
+  std::memcpy(&r, &out, sizeof(T));
+  return r;
+}
+} // namespace detail
+
+// The value of the lane `delta` below (up) or above (down) this one; a lane with no
+// such lane keeps its own value.
+template <class T> inline T shuffle_up(const T &v, unsigned delta) {
+  return detail::shuffle_words(v, [delta](unsigned w) { return __pacxx_shfl_up(w, delta); });
+}
+template <class T> inline T shuffle_down(const T &v, unsigned delta) {
+  return detail::shuffle_words(v, [delta](unsigned w) { return __pacxx_shfl_down(w, delta); });
+}
+// The value of lane `src`.
+template <class T> inline T shuffle(const T &v, unsigned src) {
+  return detail::shuffle_words(v, [src](unsigned w) { return __pacxx_shfl_idx(w, src); });
+}
+
+// op over the values of lanes [0, valid) of the warp, in lane order (op need not be
+// commutative); the result is valid in lane 0.
+template <class T, class Op> inline T reduce(T v, Op op, unsigned valid) {
+  const unsigned n = size(), l = lane();
+  for (unsigned d = 1; d < n; d *= 2) {
+    T other = shuffle_down(v, d);
+    if (l + d < valid)
+      v = op(v, other);
+  }
+  return v;
+}
+template <class T, class Op> inline T reduce(T v, Op op) { return reduce(v, op, size()); }
+
+// Inclusive scan over the lanes in lane order: lane l gets v0 op ... op vl.
+template <class T, class Op> inline T inclusive_scan(T v, Op op) {
+  const unsigned n = size(), l = lane();
+  for (unsigned d = 1; d < n; d *= 2) {
+    T other = shuffle_up(v, d);
+    if (l >= d)
+      v = op(other, v);
+  }
+  return v;
+}
+
+} // namespace warp
+
+// Orders this thread's global memory accesses before and after it for every thread of
+// the device (CUDA's __threadfence).
+inline void thread_fence() { __pacxx_thread_fence(); }
+
+} // namespace pacxx
