@@ -16,6 +16,7 @@
 #include "pacxx/algorithm/copy.hpp"
 #include "pacxx/algorithm/for_each.hpp"
 #include "pacxx/algorithm/reduce.hpp"
+#include "pacxx/algorithm/scan.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/async.hpp"
 #include "pacxx/device_range.hpp"
