@@ -11,7 +11,10 @@ for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
 cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py "$stage/"
 if [ -x build/benchmarks/stl_vs_cuda ]; then
   mkdir -p "$stage/benchmarks"
-  cp build/benchmarks/stl_vs_cuda build/benchmarks/jit_overhead "$stage/benchmarks/"
+  # Every benchmark program (the executables in build/benchmarks; no extension).
+  for b in build/benchmarks/*; do
+    [ -f "$b" ] && [ -x "$b" ] && [[ "$(basename "$b")" != *.* ]] && cp "$b" "$stage/benchmarks/"
+  done
   cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" # not on the GPU machine
 fi
 for e in dot_product saxpy_async transform_kernel reduce_staged; do

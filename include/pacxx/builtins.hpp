@@ -34,6 +34,9 @@ unsigned __pacxx_ballot(int pred);
 // Orders this thread's global memory accesses before and after it for every thread of
 // the device (CUDA __threadfence): what single-pass algorithms publish between blocks.
 void __pacxx_thread_fence();
+// Suspends the thread for about ns nanoseconds (CUDA __nanosleep; nothing on OpenCL):
+// spin loops that wait for other blocks back off with it.
+void __pacxx_nanosleep(unsigned ns);
 
 // Shared ownership of a host object for views that own what they view (a temporary
 // gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count

@@ -45,12 +45,12 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
   auto state =
       pacxx::tile_state<T>::at(pacxx::detail::scratch(pacxx::tile_state<T>::bytes(tiles)), tiles);
   pacxx::kernel(
-      [](const pacxx::tile_state<T> &s, std::size_t count) {
+      [](const pacxx::tile_state<T> &s, std::size_t tiles) {
         const std::size_t i = pacxx::Thread::get().global.x;
-        if (i < count)
-          s.clear(i);
+        if (i <= tiles)
+          s.clear(i, tiles);
       },
-      pacxx::detail::grid_for(tiles + 1, 256, std::size_t(1) << 31))(state, tiles + 1);
+      pacxx::detail::grid_for(tiles + 1, 256, std::size_t(1) << 31))(state, tiles);
   pacxx::kernel(
       [op, init](const auto &in_view, const auto &out_view, std::size_t n,
                  const pacxx::tile_state<T> &s) {

@@ -3,8 +3,9 @@
 // a warp's loads are contiguous) and the blocked one that scans want (thread l holds
 // elements l * I .. l * I + I - 1), through shared memory (device code).
 //
-// Every thread of the block must call them (they have barriers). An odd I keeps the
-// blocked reads of 4-byte values free of shared-memory bank conflicts.
+// Every thread of the block must call them (they have barriers). One padding slot per
+// 32 (CUB's BlockExchange padding) keeps the blocked accesses, thread l at l * I + k,
+// from landing on one shared-memory bank when I shares factors with 32.
 #pragma once
 #include <cstddef>
 
@@ -14,7 +15,8 @@
 namespace pacxx {
 
 template <class T, std::size_t B, std::size_t I> class block_exchange {
-  shared_memory<T, B * I> tile_;
+  shared_memory<T, B * I + B * I / 32> tile_;
+  static std::size_t at(std::size_t i) { return i + i / 32; }
 
 public:
   __attribute__((always_inline)) block_exchange() = default;
@@ -38,10 +40,10 @@ public:
       }
     }
     for (std::size_t k = 0; k < I; ++k)
-      tile_[k * B + l] = v[k];
+      tile_[at(k * B + l)] = v[k];
     barrier();
     for (std::size_t k = 0; k < I; ++k)
-      items[k] = tile_[l * I + k];
+      items[k] = tile_[at(l * I + k)];
     barrier(); // the tile may be reused
   }
 
@@ -50,15 +52,15 @@ public:
   template <class Store> void store_blocked(const T (&items)[I], std::size_t valid, Store &&store) {
     const std::size_t l = Thread::get().local.x;
     for (std::size_t k = 0; k < I; ++k)
-      tile_[l * I + k] = items[k];
+      tile_[at(l * I + k)] = items[k];
     barrier();
     if (valid == B * I) {
       for (std::size_t k = 0; k < I; ++k)
-        store(k * B + l, tile_[k * B + l]);
+        store(k * B + l, tile_[at(k * B + l)]);
     } else {
       for (std::size_t k = 0; k < I; ++k)
         if (k * B + l < valid)
-          store(k * B + l, tile_[k * B + l]);
+          store(k * B + l, tile_[at(k * B + l)]);
     }
     barrier();
   }

@@ -52,45 +52,83 @@ inline unsigned load_volatile(const unsigned *p) {
 inline void store_volatile(unsigned *p, unsigned v) { *static_cast<volatile unsigned *>(p) = v; }
 } // namespace detail
 
-// The published state of every tile of one pass.
+// The published state of every tile of one pass. Values of at most 4 bytes travel with
+// their status in one 64-bit word (one volatile store publishes both, so a reader never
+// needs a fence: CUB's ScanTileState for primitive types); larger ones sit in their own
+// slots, published value first, fence, then status.
 template <class T> struct tile_state {
   enum : unsigned { empty = 0, has_aggregate = 1, has_prefix = 2 };
+  static constexpr bool packed = sizeof(T) <= 4;
 
-  unsigned *counter; // tiles handed out so far (tile_order)
-  unsigned *status;  // per tile: empty, has_aggregate or has_prefix
+  unsigned *counter;         // tiles handed out so far (tile_order)
+  unsigned long long *words; // packed: per tile, value << 32 | status
+  unsigned *status;          // otherwise: per tile, the status
   detail::word_slot<T> *aggregate;
   detail::word_slot<T> *inclusive;
 
   // Host: the device memory for `tiles` tiles, and the state laid out in it.
   static std::size_t bytes(std::size_t tiles) {
-    return align(sizeof(unsigned) * (tiles + 1)) + 2 * tiles * sizeof(detail::word_slot<T>);
+    return packed ? 16 + tiles * sizeof(unsigned long long)
+                  : 16 + align(sizeof(unsigned) * tiles) + 2 * tiles * sizeof(detail::word_slot<T>);
   }
   static tile_state at(void *memory, std::size_t tiles) {
     char *p = static_cast<char *>(memory);
     tile_state s;
     s.counter = reinterpret_cast<unsigned *>(p);
-    s.status = s.counter + 1;
+    s.words = reinterpret_cast<unsigned long long *>(p + 16);
+    s.status = reinterpret_cast<unsigned *>(p + 16);
     s.aggregate =
-        reinterpret_cast<detail::word_slot<T> *>(p + align(sizeof(unsigned) * (tiles + 1)));
+        reinterpret_cast<detail::word_slot<T> *>(p + 16 + align(sizeof(unsigned) * tiles));
     s.inclusive = s.aggregate + tiles;
+    if (packed)
+      s.aggregate = s.inclusive = nullptr;
     return s;
   }
 
-  // Device: clears entry i of [0, tiles] (the counter and the status words).
-  void clear(std::size_t i) const { counter[i] = 0; }
-
-  void publish_aggregate(std::size_t tile, const T &v) const {
-    detail::store_volatile(aggregate + tile, v);
-    thread_fence(); // the value before the flag
-    detail::store_volatile(status + tile, has_aggregate);
+  // Device: clears entry i of [0, tiles]: the status of tile i, or (i == tiles) the
+  // counter.
+  void clear(std::size_t i, std::size_t tiles) const {
+    if (i == tiles)
+      *counter = 0;
+    else if (packed)
+      words[i] = 0;
+    else
+      status[i] = empty;
   }
-  void publish_inclusive(std::size_t tile, const T &v) const {
-    detail::store_volatile(inclusive + tile, v);
-    thread_fence();
-    detail::store_volatile(status + tile, has_prefix);
+
+  void publish_aggregate(std::size_t tile, const T &v) const { publish(tile, v, has_aggregate); }
+  void publish_inclusive(std::size_t tile, const T &v) const { publish(tile, v, has_prefix); }
+
+  // The status of `tile` and, unless empty, its value (the inclusive prefix if it has
+  // one, else the aggregate). Never waits.
+  unsigned peek(std::size_t tile, T &value) const {
+    if (packed) {
+      const unsigned long long w = *static_cast<const volatile unsigned long long *>(words + tile);
+      const unsigned bits = static_cast<unsigned>(w >> 32);
+      std::memcpy(&value, &bits, sizeof(T));
+      return static_cast<unsigned>(w) & 3u;
+    }
+    const unsigned st = detail::load_volatile(status + tile);
+    if (st != empty) {
+      thread_fence(); // the flag before the value it announces
+      value = detail::load_volatile(st == has_prefix ? inclusive + tile : aggregate + tile);
+    }
+    return st;
   }
 
 private:
+  void publish(std::size_t tile, const T &v, unsigned st) const {
+    if (packed) {
+      unsigned bits = 0;
+      std::memcpy(&bits, &v, sizeof(T));
+      *static_cast<volatile unsigned long long *>(words + tile) =
+          static_cast<unsigned long long>(bits) << 32 | st;
+      return;
+    }
+    detail::store_volatile(st == has_prefix ? inclusive + tile : aggregate + tile, v);
+    thread_fence(); // the value before the flag
+    detail::store_volatile(status + tile, st);
+  }
   static std::size_t align(std::size_t b) { return (b + 15) / 16 * 16; }
 };
 
@@ -125,19 +163,22 @@ template <class T, class Op> struct lookback_prefix {
     // Window [first - w + 1, first]: lane k reads tile first - k. Tile 0 always has a
     // prefix, so a lane past it pretends to have one and the walk stops at tile 0 or
     // later.
+    unsigned backoff = 64; // ns, doubled up to 1 us while predecessors have not published
     for (std::size_t first = tile - 1;; first -= w) {
       const bool real = lane <= first;
       const std::size_t mine = real ? first - lane : 0;
-      unsigned st;
-      do {
-        st =
-            real ? detail::load_volatile(state.status + mine) : unsigned(tile_state<T>::has_prefix);
-      } while (warp::ballot(st == tile_state<T>::empty) != 0);
-      thread_fence(); // the flags before the values they announce
+      unsigned st = tile_state<T>::has_prefix;
+      T v = aggregate;
+      for (;;) {
+        if (real)
+          st = state.peek(mine, v);
+        if (warp::ballot(st == tile_state<T>::empty) == 0)
+          break;
+        pacxx::nanosleep(backoff); // let the predecessors publish (CUB's delay)
+        backoff = backoff < 1024 ? 2 * backoff : backoff;
+      }
       const unsigned prefixes = warp::ballot(st == tile_state<T>::has_prefix);
       const unsigned count = prefixes ? unsigned(__builtin_ctz(prefixes)) + 1 : w;
-      T v = st == tile_state<T>::has_prefix ? detail::load_volatile(state.inclusive + mine)
-                                            : detail::load_volatile(state.aggregate + mine);
       // Fold lanes [0, count) in tile order: the farthest tile (highest lane) first.
       for (unsigned d = 1; d < w; d *= 2) {
         T other = warp::shuffle_down(v, d);

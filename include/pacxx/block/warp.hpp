@@ -82,5 +82,7 @@ template <class T, class Op> inline T inclusive_scan(T v, Op op) {
 // Orders this thread's global memory accesses before and after it for every thread of
 // the device (CUDA's __threadfence).
 inline void thread_fence() { __pacxx_thread_fence(); }
+// Suspends the thread for about ns nanoseconds (nothing on OpenCL).
+inline void nanosleep(unsigned ns) { __pacxx_nanosleep(ns); }
 
 } // namespace pacxx

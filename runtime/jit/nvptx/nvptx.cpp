@@ -9,6 +9,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
@@ -140,6 +141,15 @@ static void lower_builtins(Module &m) {
   for_each_call(m, "__pacxx_thread_fence", [&](CallInst &c) -> Value * {
     IRBuilder<> b(&c);
     b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_membar_gl));
+    c.eraseFromParent();
+    return nullptr;
+  });
+  // nanosleep has no intrinsic in LLVM 15: the PTX instruction (sm_70+, PTX 6.3+).
+  for_each_call(m, "__pacxx_nanosleep", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    auto *ty = FunctionType::get(b.getVoidTy(), {b.getInt32Ty()}, false);
+    b.CreateCall(InlineAsm::get(ty, "nanosleep.u32 $0;", "r", /*hasSideEffects=*/true),
+                 {c.getArgOperand(0)});
     c.eraseFromParent();
     return nullptr;
   });
