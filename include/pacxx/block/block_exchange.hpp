@@ -62,7 +62,8 @@ public:
         if (k * B + l < valid)
           store(k * B + l, tile_[at(k * B + l)]);
     }
-    barrier();
+    // No barrier after: a block that writes this exchange's memory again (another
+    // load_blocked or store_blocked) needs a pacxx::barrier() first.
   }
 };
 

@@ -28,13 +28,17 @@ template <class T, std::size_t B> class block_scan {
   // The warps' totals (B of them where a warp is one thread), then the block prefix.
   shared_memory<T, B + 1> slot_;
 
-  // inclusive: this thread's inclusive scan within the block; total: the block's.
-  template <class Op> T scan_block(T v, Op op, T &total) {
+  // Returns this thread's inclusive scan within the block; total receives the block's
+  // aggregate and before the previous thread's inclusive value (v0 op ... op v(l-1);
+  // undefined in thread 0). Two barriers on CUDA: the exclusive values come from the
+  // same shuffles, not from a second pass.
+  template <class Op> T scan_block(T v, Op op, T &total, T &before) {
     const std::size_t l = Thread::get().local.x;
     const unsigned w = warp::size();
     if (w > 1) {
       const std::size_t warps = B / w, wi = l / w;
       T inc = warp::inclusive_scan(v, op);
+      T up = warp::shuffle_up(inc, 1);
       if (warp::lane() == w - 1)
         slot_[wi] = inc;
       barrier();
@@ -46,7 +50,14 @@ template <class T, std::size_t B> class block_scan {
       }
       barrier();
       total = slot_[warps - 1];
-      return wi == 0 ? inc : op(slot_[wi - 1], inc);
+      const bool first_lane = warp::lane() == 0;
+      if (wi == 0) {
+        before = first_lane ? inc : up;
+        return inc;
+      }
+      const T warp_prefix = slot_[wi - 1];
+      before = first_lane ? warp_prefix : op(warp_prefix, up);
+      return op(warp_prefix, inc);
     }
     slot_[l] = v;
     barrier();
@@ -59,7 +70,12 @@ template <class T, std::size_t B> class block_scan {
       barrier();
     }
     total = slot_[B - 1];
+    before = slot_[l == 0 ? 0 : l - 1];
     return slot_[l];
+  }
+  template <class Op> T scan_block(T v, Op op, T &total) {
+    T before;
+    return scan_block(v, op, total, before);
   }
 
 public:
@@ -73,8 +89,9 @@ public:
 
   // Thread 0 gets init; thread l gets init op v0 op ... op v(l-1).
   template <class Op> T exclusive(T v, T init, Op op, T &total) {
-    T inc = scan_block(v, op, total);
-    return exclusive_of(inc, init, op);
+    T before;
+    scan_block(v, op, total, before);
+    return Thread::get().local.x == 0 ? init : op(init, before);
   }
   template <class Op> T exclusive(T v, T init, Op op) {
     T total;
@@ -84,7 +101,9 @@ public:
   // Without an initial value: thread l gets v0 op ... op v(l-1); thread 0's result is
   // undefined (CUB's ExclusiveScan without initial value).
   template <class Op> T exclusive(T v, Op op, T &total) {
-    return previous(scan_block(v, op, total));
+    T before;
+    scan_block(v, op, total, before);
+    return before;
   }
 
   // Inclusive scan whose block prefix comes from prefix(total) (called by the threads of
@@ -103,9 +122,8 @@ public:
   template <class Op, class PrefixOp>
   T exclusive_with_prefix(T v, Op op, PrefixOp &prefix, T &before) {
     T total;
-    T inc = scan_block(v, op, total);
+    scan_block(v, op, total, before);
     T p = call_prefix(total, prefix);
-    before = previous(inc);
     return Thread::get().local.x == 0 ? p : op(p, before);
   }
   template <class Op, class PrefixOp> T exclusive_with_prefix(T v, Op op, PrefixOp &prefix) {
@@ -115,8 +133,8 @@ public:
 
 private:
   template <class PrefixOp> T call_prefix(const T &total, PrefixOp &prefix) {
+    // slot_[B] is not among the slots the scan used: no barrier is needed before it.
     const std::size_t l = Thread::get().local.x;
-    barrier(); // every thread has read the totals it needs from slot_
     if (l < warp::size()) {
       T p = prefix(total);
       if (l == 0)
@@ -124,31 +142,6 @@ private:
     }
     barrier();
     return slot_[B];
-  }
-
-  // The inclusive scan value of the thread before this one (thread 0: its own).
-  T previous(const T &inc) {
-    const std::size_t l = Thread::get().local.x;
-    const unsigned w = warp::size();
-    if (w > 1) {
-      T p = warp::shuffle_up(inc, 1);
-      barrier(); // slot_ is rewritten with each warp's last inclusive value
-      if (warp::lane() == w - 1)
-        slot_[l / w] = inc;
-      barrier();
-      if (l == 0)
-        return inc;
-      return warp::lane() != 0 ? p : slot_[l / w - 1];
-    }
-    barrier();
-    slot_[l] = inc;
-    barrier();
-    return l == 0 ? inc : slot_[l - 1];
-  }
-
-  template <class Op> T exclusive_of(const T &inc, const T &first, Op op) {
-    T before = previous(inc);
-    return Thread::get().local.x == 0 ? first : op(first, before);
   }
 };
 

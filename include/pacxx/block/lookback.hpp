@@ -133,16 +133,17 @@ private:
 };
 
 // The next tile in the order blocks start (thread 0 takes it; every thread of the block
-// gets it). Every thread of the block must call it.
+// gets it). Every thread of the block must call it; calling it again needs a barrier
+// in between.
 template <class T>
 __attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T> &state) {
   shared_memory<unsigned, 1> tile;
   if (Thread::get().local.x == 0)
     tile[0] = atomic_add(state.counter, 1u);
   barrier();
-  const std::size_t t = tile[0];
-  barrier(); // a second call (a block taking several tiles) may rewrite it
-  return t;
+  // No barrier after: a block taking a second tile must pass a barrier before calling
+  // again (its tile loop has several).
+  return tile[0];
 }
 
 // The prefix callback of pacxx::block_scan for tile `tile` > 0 (called by the first warp
