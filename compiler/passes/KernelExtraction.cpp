@@ -342,7 +342,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().startswith(abi::kernel_entry_prefix))
       continue;
-    KernelInfo K{&F, kernelDisplayName(F), 0, 0};
+    KernelInfo K{&F, kernelDisplayName(F), 0, 0, {}};
     if (!payloadLayout(F, K.Size, K.Align)) {
       errs() << sourceLocation(nullptr, &F) << ": error: pacxx: cannot determine the argument "
              << "layout of kernel '" << K.Display << "'\n";
