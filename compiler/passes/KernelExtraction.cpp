@@ -3,6 +3,7 @@
 
 #include "DeviceCheck.h"
 #include "Staging.h"
+#include "kernel_metadata.hpp"
 #include "pacxx/detail/abi.hpp"
 
 #include "llvm/ADT/StringSet.h"
@@ -95,13 +96,6 @@ void removeExceptionHandling(Function &F) {
     removeUnreachableBlocks(F);
   if (F.hasPersonalityFn())
     F.setPersonalityFn(nullptr);
-}
-
-MDNode *strings(LLVMContext &Ctx, ArrayRef<std::string> S) {
-  SmallVector<Metadata *, 4> Ops;
-  for (const std::string &X : S)
-    Ops.push_back(MDString::get(Ctx, X));
-  return MDNode::get(Ctx, Ops);
 }
 
 void printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel) {
@@ -398,21 +392,13 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
         DS_Error));
     return PreservedAnalyses::all();
   }
-  LLVMContext &Ctx = Dev->getContext();
-  NamedMDNode *KMD = Dev->getOrInsertNamedMetadata(abi::md_kernels);
-  for (const KernelInfo &K : Kernels) {
-    Type *I64 = Type::getInt64Ty(Ctx);
-    KMD->addOperand(MDNode::get(Ctx, {MDString::get(Ctx, K.Entry->getName()),
-                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Size)),
-                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Align)),
-                                      MDString::get(Ctx, K.Display)}));
-  }
-  NamedMDNode *EMD = Dev->getOrInsertNamedMetadata(abi::md_extern_calls);
+  for (const KernelInfo &K : Kernels)
+    support::add_kernel(*Dev, {K.Entry->getName().str(), K.Display, K.Size, K.Align});
   StringSet<> Seen;
   for (const auto &E : Externs) {
     std::string Loc = sourceLocation(E.first.At, E.first.At->getFunction());
     if (Seen.insert(E.first.Callee + "|" + Loc + "|" + E.second).second)
-      EMD->addOperand(strings(Ctx, {E.first.Callee, Loc, E.second}));
+      support::add_extern_call(*Dev, {E.first.Callee, Loc, E.second});
   }
   StripDebugInfo(*Dev);
   if (Options.PrintDevice)
