@@ -3,6 +3,7 @@
 
 #include "DeviceCheck.h"
 #include "Staging.h"
+#include "environment.hpp"
 #include "kernel_metadata.hpp"
 #include "pacxx/detail/abi.hpp"
 
@@ -25,6 +26,8 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 using namespace llvm;
 
@@ -327,6 +330,10 @@ void removeKernelCodeFromHost(Module &M, ArrayRef<KernelInfo> Kernels) {
 } // namespace
 
 PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Options.EnvironmentError.empty()) {
+    M.getContext().diagnose(DiagnosticInfoInlineAsm(Options.EnvironmentError, DS_Error));
+    return PreservedAnalyses::all();
+  }
   std::vector<KernelInfo> Kernels;
   SetVector<const Function *> Fns;
   SetVector<const GlobalVariable *> Globals;
@@ -380,7 +387,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev = buildDeviceModule(M, Fns, Globals, VMap);
   for (KernelInfo &K : Kernels) {
-    StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]));
+    StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]), Options.DebugStaging);
     for (const DeviceDiagnostic &D : SR.Errors)
       printDiagnostic(D, K.Display);
     ErrorCount += SR.Errors.size();
@@ -420,8 +427,17 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
 
 KernelExtractionOptions KernelExtractionOptions::fromEnvironment() {
   KernelExtractionOptions O;
-  const char *S = std::getenv("PACXX_STRIP_DEBUG");
-  O.StripDebug = S && S[0] == '1';
+  for (auto [Name, Switch] : {std::pair{"PACXX_STRIP_DEBUG", &O.StripDebug},
+                              std::pair{"PACXX_DEBUG_STAGING", &O.DebugStaging}}) {
+    const char *V = std::getenv(Name);
+    if (!V || !*V)
+      continue;
+    if (std::optional<bool> On = support::switch_value(V))
+      *Switch = *On;
+    else
+      O.EnvironmentError +=
+          (O.EnvironmentError.empty() ? "" : "\n") + support::not_a_switch(Name, V);
+  }
   return O;
 }
 
