@@ -1,7 +1,7 @@
 # pacxx_program(NAME SOURCES a.cpp b.cpp [FLAGS ...] [LIBS ...] [DEPENDS ...]): an executable built by
 # the build tree's pacxx++ as a user would build it: each source compiled with -c (its
 # header dependencies tracked through a depfile), then linked by pacxx++ (which runs
-# the link-time kernel check).
+# the link-time kernel check). Compiled with the build's warning flags (PACXX_WARNING_FLAGS).
 function(pacxx_program name)
   cmake_parse_arguments(P "" "" "SOURCES;FLAGS;LIBS;DEPENDS" ${ARGN})
   set(objs)
@@ -11,7 +11,7 @@ function(pacxx_program name)
     set(obj ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir/${stem}.o)
     add_custom_command(OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir
-      COMMAND ${PACXX_CXX} -O2 ${P_FLAGS} -c ${src} -o ${obj} -MD -MF ${obj}.d
+      COMMAND ${PACXX_CXX} -O2 ${PACXX_WARNING_FLAGS} ${P_FLAGS} -c ${src} -o ${obj} -MD -MF ${obj}.d
       DEPENDS ${src} pacxx-toolchain ${PACXX_CXX}
       DEPFILE ${obj}.d
       COMMENT "pacxx++ -c ${s}"

@@ -1,48 +1,29 @@
 // See config.hpp.
 #include "config.hpp"
 
+#include "environment.hpp"
 #include "pacxx/error.hpp"
 
-#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <vector>
 
 namespace pacxx::rt {
-namespace {
 
-std::string shown(const char *name, const std::string &value) {
-  return std::string(name) + "=" + value;
-}
-
-bool all_digits(const std::string &s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
-} // namespace
+using support::all_digits;
+using support::setting;
 
 bool parse_switch(const char *name, const std::string &value) {
-  if (value == "0" || value == "1")
-    return value == "1";
-  throw error("pacxx: " + shown(name, value) + " is not a switch; use 0 (off) or 1 (on)");
+  if (std::optional<bool> on = support::switch_value(value))
+    return *on;
+  throw error(support::not_a_switch(name, value));
 }
 
 std::uint64_t parse_megabytes(const char *name, const std::string &value, std::uint64_t max_mb) {
-  // Digits only: strtoull alone would take " 5", "+5", "-5" (wrapping) and "5MB".
-  bool ok = all_digits(value) && value.size() <= 20;
-  std::uint64_t v = 0;
-  if (ok) {
-    errno = 0;
-    unsigned long long parsed = std::strtoull(value.c_str(), nullptr, 10);
-    ok = errno != ERANGE && parsed <= max_mb;
-    v = parsed;
-  }
-  if (!ok)
-    throw error("pacxx: " + shown(name, value) +
-                " is not a number of megabytes; use a decimal integer from 0 to " +
-                std::to_string(max_mb));
-  return v;
+  if (std::optional<std::uint64_t> mb = support::megabytes_value(value, max_mb))
+    return *mb;
+  throw error(support::not_megabytes(name, value, max_mb));
 }
 
 configuration read_configuration(const env_lookup &lookup) {
@@ -66,7 +47,7 @@ configuration read_configuration(const env_lookup &lookup) {
       std::string backend = d.substr(0, d.find(':'));
       std::string index = d.find(':') == std::string::npos ? "0" : d.substr(d.find(':') + 1);
       if ((backend != "cuda" && backend != "opencl") || !all_digits(index) || index.size() > 9)
-        throw error("pacxx: " + shown("PACXX_DEVICE", d) +
+        throw error("pacxx: " + setting("PACXX_DEVICE", d) +
                     " is not a device; use cuda or opencl, optionally with :index (e.g. opencl:1)");
       c.device = d;
       c.device_backend = backend;

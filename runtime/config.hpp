@@ -7,7 +7,8 @@
 // or PACXX_CACHE_MAX_MB=1G would otherwise go unnoticed). Every malformed variable is
 // reported at once, one line each, so fixing the environment takes one round.
 //
-// Accepted values:
+// Accepted values (the rules for switches and megabytes are support/environment.hpp's,
+// which the compiler plugin follows too):
 //   switches (PACXX_TRACE, PACXX_STAGING, PACXX_CACHE)  exactly 0 or 1; no yes/on/true,
 //       so that there is one spelling to document, test and grep for
 //   megabytes (PACXX_POOL_MB, PACXX_CACHE_MAX_MB)      decimal digits, 0 included,

@@ -23,5 +23,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# PACXX_WERROR=ON in the environment makes compiler warnings errors (scripts/test.sh).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${PACXX_WERROR:+-DPACXX_WERROR=$PACXX_WERROR}
 cmake --build build -j "$(nproc)"

@@ -3,6 +3,7 @@
 # reason) where there is no CUDA GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+# Warnings are errors in the test run (CI runs this script through .ci/run).
+PACXX_WERROR=ON bash scripts/setup.sh
 cd build
 ctest --output-on-failure -j "$(nproc)" --timeout 600

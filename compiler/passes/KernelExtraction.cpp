@@ -3,6 +3,8 @@
 
 #include "DeviceCheck.h"
 #include "Staging.h"
+#include "environment.hpp"
+#include "kernel_metadata.hpp"
 #include "pacxx/detail/abi.hpp"
 
 #include "llvm/ADT/StringSet.h"
@@ -24,6 +26,8 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 using namespace llvm;
 
@@ -95,13 +99,6 @@ void removeExceptionHandling(Function &F) {
     removeUnreachableBlocks(F);
   if (F.hasPersonalityFn())
     F.setPersonalityFn(nullptr);
-}
-
-MDNode *strings(LLVMContext &Ctx, ArrayRef<std::string> S) {
-  SmallVector<Metadata *, 4> Ops;
-  for (const std::string &X : S)
-    Ops.push_back(MDString::get(Ctx, X));
-  return MDNode::get(Ctx, Ops);
 }
 
 void printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel) {
@@ -333,6 +330,10 @@ void removeKernelCodeFromHost(Module &M, ArrayRef<KernelInfo> Kernels) {
 } // namespace
 
 PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Options.EnvironmentError.empty()) {
+    M.getContext().diagnose(DiagnosticInfoInlineAsm(Options.EnvironmentError, DS_Error));
+    return PreservedAnalyses::all();
+  }
   std::vector<KernelInfo> Kernels;
   SetVector<const Function *> Fns;
   SetVector<const GlobalVariable *> Globals;
@@ -342,7 +343,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().startswith(abi::kernel_entry_prefix))
       continue;
-    KernelInfo K{&F, kernelDisplayName(F), 0, 0};
+    KernelInfo K{&F, kernelDisplayName(F), 0, 0, {}};
     if (!payloadLayout(F, K.Size, K.Align)) {
       errs() << sourceLocation(nullptr, &F) << ": error: pacxx: cannot determine the argument "
              << "layout of kernel '" << K.Display << "'\n";
@@ -386,7 +387,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev = buildDeviceModule(M, Fns, Globals, VMap);
   for (KernelInfo &K : Kernels) {
-    StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]));
+    StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]), Options.DebugStaging);
     for (const DeviceDiagnostic &D : SR.Errors)
       printDiagnostic(D, K.Display);
     ErrorCount += SR.Errors.size();
@@ -398,21 +399,13 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
         DS_Error));
     return PreservedAnalyses::all();
   }
-  LLVMContext &Ctx = Dev->getContext();
-  NamedMDNode *KMD = Dev->getOrInsertNamedMetadata(abi::md_kernels);
-  for (const KernelInfo &K : Kernels) {
-    Type *I64 = Type::getInt64Ty(Ctx);
-    KMD->addOperand(MDNode::get(Ctx, {MDString::get(Ctx, K.Entry->getName()),
-                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Size)),
-                                      ConstantAsMetadata::get(ConstantInt::get(I64, K.Align)),
-                                      MDString::get(Ctx, K.Display)}));
-  }
-  NamedMDNode *EMD = Dev->getOrInsertNamedMetadata(abi::md_extern_calls);
+  for (const KernelInfo &K : Kernels)
+    support::add_kernel(*Dev, {K.Entry->getName().str(), K.Display, K.Size, K.Align});
   StringSet<> Seen;
   for (const auto &E : Externs) {
     std::string Loc = sourceLocation(E.first.At, E.first.At->getFunction());
     if (Seen.insert(E.first.Callee + "|" + Loc + "|" + E.second).second)
-      EMD->addOperand(strings(Ctx, {E.first.Callee, Loc, E.second}));
+      support::add_extern_call(*Dev, {E.first.Callee, Loc, E.second});
   }
   StripDebugInfo(*Dev);
   if (Options.PrintDevice)
@@ -434,8 +427,17 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
 
 KernelExtractionOptions KernelExtractionOptions::fromEnvironment() {
   KernelExtractionOptions O;
-  const char *S = std::getenv("PACXX_STRIP_DEBUG");
-  O.StripDebug = S && S[0] == '1';
+  for (auto [Name, Switch] : {std::pair{"PACXX_STRIP_DEBUG", &O.StripDebug},
+                              std::pair{"PACXX_DEBUG_STAGING", &O.DebugStaging}}) {
+    const char *V = std::getenv(Name);
+    if (!V || !*V)
+      continue;
+    if (std::optional<bool> On = support::switch_value(V))
+      *Switch = *On;
+    else
+      O.EnvironmentError +=
+          (O.EnvironmentError.empty() ? "" : "\n") + support::not_a_switch(Name, V);
+  }
   return O;
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 #include "llvm/IR/PassManager.h"
 
+#include <string>
+
 namespace pacxx {
 
 // The pass's switches. In clang (pacxx++, -fpass-plugin) nothing can pass options to a
@@ -17,6 +19,13 @@ struct KernelExtractionOptions {
   // Print the device module, exactly as it is embedded, to stdout: the only way to see
   // it as text, since the host module holds it as bitcode (for tests and debugging).
   bool PrintDevice = false;
+  // Print why a staged value could not be computed before the launch, with the kernel's
+  // IR, to stderr (default: PACXX_DEBUG_STAGING=1; for debugging Staging itself).
+  bool DebugStaging = false;
+  // A malformed PACXX_STRIP_DEBUG or PACXX_DEBUG_STAGING, one line each, in the
+  // runtime's words (support/environment.hpp: a switch is 0 or 1, unset or empty is the
+  // default); the pass reports it as an error and changes nothing.
+  std::string EnvironmentError;
   static KernelExtractionOptions fromEnvironment();
 };
 

@@ -189,7 +189,7 @@ Function *makeStub(Module &Host, Function &Entry, const Slice &S, Value *Staged,
 
 } // namespace
 
-StagingResult stageKernel(Module &Host, Function &Entry) {
+StagingResult stageKernel(Module &Host, Function &Entry, bool Debug) {
   StagingResult R;
   bool Any = false;
   for (Function &F : *Entry.getParent())
@@ -209,7 +209,7 @@ StagingResult stageKernel(Module &Host, Function &Entry) {
     Slice S;
     collect(V, Entry.getArg(0), S);
     if (S.Error || !S.Why.empty()) {
-      if (std::getenv("PACXX_DEBUG_STAGING"))
+      if (Debug)
         errs() << "pacxx: staging failed at " << *(S.Error ? S.Error : Call) << "\n" << Entry;
       // Reported at the stage call: the user's line (DeviceCheck picks the frame).
       R.Errors.push_back({Call, &Entry, "stages a value that " + S.Why});

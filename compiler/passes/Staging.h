@@ -19,6 +19,8 @@ struct StagingResult {
   std::vector<DeviceDiagnostic> Errors;
 };
 
-StagingResult stageKernel(llvm::Module &Host, llvm::Function &DeviceEntry);
+// Debug: print each value that cannot be staged, with the kernel, to stderr
+// (KernelExtractionOptions::DebugStaging).
+StagingResult stageKernel(llvm::Module &Host, llvm::Function &DeviceEntry, bool Debug = false);
 
 } // namespace pacxx

@@ -38,6 +38,14 @@ template <class T, class... Ts> struct arg_pack<T, Ts...> {
   arg_pack<Ts...> tail;
 };
 
+// Built level by level, so that every member is initialised explicitly (brace elision
+// over the nested packs would leave the innermost `tail` implicit: -Wmissing-braces and
+// -Wmissing-field-initializers in users' -Wall -Wextra builds).
+inline arg_pack<> make_arg_pack() { return {}; }
+template <class T, class... Ts> arg_pack<T, Ts...> make_arg_pack(const T &head, const Ts &...tail) {
+  return {head, make_arg_pack(tail...)};
+}
+
 template <std::size_t I> struct pack_get {
   template <class T, class... Ts> static auto &get(const arg_pack<T, Ts...> &p) {
     return pack_get<I - 1>::get(p.tail);
@@ -84,7 +92,7 @@ public:
                   "numbers, plain structs, views over gpu::vectors), never host containers "
                   "or views over them");
     using P = detail::payload<F, typename std::decay<Args>::type...>;
-    const P p{f_, {args...}};
+    const P p{f_, detail::make_arg_pack(args...)};
     detail::launch(reinterpret_cast<const void *>(&detail::kernel_entry<P>), &p, sizeof(P),
                    alignof(P), config_);
   }

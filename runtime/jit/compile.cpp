@@ -4,6 +4,7 @@
 #include "jit/lowering.hpp"
 #include "jit/target.hpp"
 
+#include "kernel_metadata.hpp"
 #include "pass_managers.hpp"
 
 #include "pacxx/detail/abi.hpp"
@@ -356,16 +357,9 @@ static void run_always_inliner(Module &m) {
 }
 
 static kernel_info info_of(const Module &m, const std::string &entry) {
-  if (NamedMDNode *md = m.getNamedMetadata(abi::md_kernels))
-    for (MDNode *n : md->operands())
-      if (cast<MDString>(n->getOperand(0))->getString() == entry) {
-        kernel_info k;
-        k.entry = entry;
-        k.args_size = mdconst::extract<ConstantInt>(n->getOperand(1))->getZExtValue();
-        k.args_align = mdconst::extract<ConstantInt>(n->getOperand(2))->getZExtValue();
-        k.display = cast<MDString>(n->getOperand(3))->getString().str();
-        return k;
-      }
+  for (const kernel_info &k : kernels_in(m))
+    if (k.entry == entry)
+      return k;
   throw error("pacxx: no description of kernel " + entry + " in its device module");
 }
 
@@ -428,9 +422,7 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
   std::unique_ptr<Module> m = p.link(ctx, module, entry);
   compiled_kernel out;
   out.info = info_of(*m, entry);
-  m->getNamedMetadata(abi::md_kernels)->eraseFromParent();
-  if (NamedMDNode *calls = m->getNamedMetadata(abi::md_extern_calls))
-    calls->eraseFromParent();
+  support::erase_kernel_metadata(*m);
 
   Function *f = m->getFunction(entry);
   substitute_staged(*m, staged);

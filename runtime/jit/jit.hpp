@@ -30,6 +30,10 @@ struct kernel_info {
   std::uint64_t args_size = 0, args_align = 1;
 };
 
+// The kernels a device module describes in its !pacxx.kernels (decoded by
+// support/kernel_metadata.hpp); throws pacxx::error when that is malformed.
+std::vector<kernel_info> kernels_in(const llvm::Module &m);
+
 struct compiled_kernel {
   kernel_info info;
   std::string code; // PTX text or SPIR bitcode

@@ -1,6 +1,8 @@
 // jit::program: the device modules of a process, and linking them for one kernel.
 #include "jit/jit.hpp"
 
+#include "kernel_metadata.hpp"
+
 #include "pacxx/detail/abi.hpp"
 #include "pacxx/error.hpp"
 
@@ -13,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -48,20 +51,21 @@ std::unique_ptr<Module> program::parse(LLVMContext &ctx, std::size_t module) con
   return std::move(*m);
 }
 
+std::vector<kernel_info> kernels_in(const Module &m) {
+  std::optional<std::vector<support::kernel_metadata>> md = support::read_kernels(m);
+  if (!md)
+    throw error("pacxx: internal error: malformed !" + std::string(abi::md_kernels) +
+                " in a device module");
+  std::vector<kernel_info> out;
+  for (const support::kernel_metadata &k : *md)
+    out.push_back({k.entry, k.display, k.args_size, k.args_align});
+  return out;
+}
+
 std::vector<kernel_info> program::kernels(std::size_t module) const {
   LLVMContext ctx;
   std::unique_ptr<Module> m = parse(ctx, module);
-  std::vector<kernel_info> out;
-  if (NamedMDNode *md = m->getNamedMetadata(abi::md_kernels))
-    for (MDNode *n : md->operands()) {
-      kernel_info k;
-      k.entry = cast<MDString>(n->getOperand(0))->getString().str();
-      k.args_size = mdconst::extract<ConstantInt>(n->getOperand(1))->getZExtValue();
-      k.args_align = mdconst::extract<ConstantInt>(n->getOperand(2))->getZExtValue();
-      k.display = cast<MDString>(n->getOperand(3))->getString().str();
-      out.push_back(k);
-    }
-  return out;
+  return kernels_in(*m);
 }
 
 // Which module defines each externally visible function (built once, lazily: most
@@ -103,16 +107,17 @@ std::vector<link_problem> program::resolve(Module &m, std::size_t module) const 
   for (const Function &f : m)
     if (f.isDeclaration() && !f.use_empty() && !provided(f.getName()))
       missing.insert(f.getName().str());
-  NamedMDNode *calls = m.getNamedMetadata(abi::md_extern_calls);
+  std::optional<std::vector<support::extern_call_metadata>> calls = support::read_extern_calls(m);
+  if (!calls)
+    throw error("pacxx: internal error: malformed !" + std::string(abi::md_extern_calls) +
+                " in device module " + std::to_string(module));
   for (const std::string &callee : missing) {
     bool described = false;
-    if (calls)
-      for (MDNode *n : calls->operands())
-        if (cast<MDString>(n->getOperand(0))->getString() == callee) {
-          problems.push_back({callee, cast<MDString>(n->getOperand(1))->getString().str(),
-                              cast<MDString>(n->getOperand(2))->getString().str()});
-          described = true;
-        }
+    for (const support::extern_call_metadata &c : *calls)
+      if (c.callee == callee) {
+        problems.push_back({callee, c.location, c.kernel});
+        described = true;
+      }
     if (!described)
       problems.push_back({callee, "", ""});
   }

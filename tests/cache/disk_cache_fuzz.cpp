@@ -215,8 +215,9 @@ TEST_F(DiskCacheFuzz, MutatedAndRandomEntriesAreMissesOrTheirOwnPayload) {
       ASSERT_TRUE(k) << kind << ", round " << round;
       ASSERT_TRUE(*k == kernels[t]) << kind << ", round " << round;
     } else { // a re-sealed payload is data like any other: unpacked exactly or refused
-      if (std::optional<kernel_entry> k = unpack_kernel_entry(*got))
-        ASSERT_EQ(pack_kernel_entry(*k), *got);
+      if (std::optional<kernel_entry> k = unpack_kernel_entry(*got)) {
+        ASSERT_EQ(pack_kernel_entry(*k), *got); // braces: ASSERT_EQ is an if/else of its own
+      }
     }
   }
   EXPECT_GT(misses, 4000);

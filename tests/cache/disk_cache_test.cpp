@@ -522,8 +522,9 @@ TEST_F(DiskCache, AnEntryUnderAnotherKeysNameIsAMiss) {
     EXPECT_FALSE(fs::exists(c.entry_path(b))) << "removed";
     ASSERT_TRUE(c.store(b, "payload of b")); // the runtime rebuilds and stores
     EXPECT_EQ(c.load(b).value_or(""), "payload of b");
-    if (fs::exists(c.entry_path(a)))
+    if (fs::exists(c.entry_path(a))) { // braces: EXPECT_EQ is an if/else of its own
       EXPECT_EQ(c.load(a).value_or(""), "payload of a");
+    }
   }
   // Two keys with the same digest cannot be produced, but keys that differ only in
   // what follows a common prefix, or in length, must not match each other's entries.

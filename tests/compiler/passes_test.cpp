@@ -1,19 +1,30 @@
 // Unit tests of the offline compiler's passes on hand-written IR.
 #include "DeviceCheck.h"
 #include "KernelExtraction.h"
+#include "Staging.h"
+#include "kernel_metadata.hpp"
 #include "pacxx/detail/abi.hpp"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
 
 using namespace llvm;
 
@@ -190,15 +201,142 @@ define float @exported(float %x) {
   Function *exported = (*dev)->getFunction("exported");
   EXPECT_TRUE(exported && !exported->isDeclaration())
       << "external definitions are offered to other units' kernels";
-  NamedMDNode *kernels = (*dev)->getNamedMetadata(pacxx::abi::md_kernels);
-  ASSERT_TRUE(kernels && kernels->getNumOperands() == 1);
-  EXPECT_EQ(mdconst::extract<ConstantInt>(kernels->getOperand(0)->getOperand(1))->getZExtValue(),
-            16u);
+  // Described by !pacxx.kernels, read back with the decoder the JIT uses.
+  std::optional<std::vector<pacxx::support::kernel_metadata>> kernels =
+      pacxx::support::read_kernels(**dev);
+  ASSERT_TRUE(kernels && kernels->size() == 1);
+  EXPECT_EQ((*kernels)[0].entry, kEntry);
+  EXPECT_EQ((*kernels)[0].args_size, 16u);
+  EXPECT_EQ((*kernels)[0].args_align, 8u);
 
   // A constructor registers it.
   GlobalVariable *ctors = m->getGlobalVariable("llvm.global_ctors");
   ASSERT_NE(ctors, nullptr);
   EXPECT_TRUE(m->getFunction("__pacxx_register_module"));
+}
+
+// Staging (compiler/passes/Staging.cpp) on a kernel as KernelExtraction hands it over:
+// the host module and a device module holding a copy of the kernel entry. The payload
+// is {i32 n, i32 k, ptr out}.
+const char *kStageDecls = "declare i64 @__pacxx_stage_int(i64)\n"
+                          "declare i64 @__pacxx_global_id(i32)\n"
+                          "declare i64 @__pacxx_local_size(i32)\n";
+
+struct staged_kernel {
+  LLVMContext ctx;
+  std::unique_ptr<Module> host, dev;
+  pacxx::StagingResult result;
+
+  explicit staged_kernel(const std::string &body) {
+    std::string ir = kernel(body, kStageDecls);
+    host = parse(ctx, ir);
+    dev = parse(ctx, ir);
+    if (host && dev)
+      result = pacxx::stageKernel(*host, *dev->getFunction(kEntry));
+  }
+  std::vector<CallInst *> calls_to(Module &m, StringRef name) {
+    std::vector<CallInst *> out;
+    for (Instruction &i : instructions(*m.getFunction(kEntry)))
+      if (auto *c = dyn_cast<CallInst>(&i))
+        if (c->getCalledFunction() && c->getCalledFunction()->getName() == name)
+          out.push_back(c);
+    return out;
+  }
+};
+
+TEST(Staging, ValueOfArgumentsBecomesPlaceholderAndHostStub) {
+  // stage(n * k + block size x): kernel arguments and the launch shape.
+  staged_kernel s("  %k.addr = getelementptr inbounds i8, ptr %p, i64 4\n"
+                  "  %n = load i32, ptr %p\n"
+                  "  %k = load i32, ptr %k.addr\n"
+                  "  %nk = mul i32 %n, %k\n"
+                  "  %wide = sext i32 %nk to i64\n"
+                  "  %bs = call i64 @__pacxx_local_size(i32 0)\n"
+                  "  %v = add i64 %wide, %bs\n"
+                  "  %s = call i64 @__pacxx_stage_int(i64 %v)\n"
+                  "  %out.addr = getelementptr inbounds i8, ptr %p, i64 8\n"
+                  "  %out = load ptr, ptr %out.addr\n"
+                  "  store i64 %s, ptr %out");
+  ASSERT_TRUE(s.result.Errors.empty()) << s.result.Errors[0].Message;
+  ASSERT_EQ(s.result.Stubs.size(), 1u);
+
+  // Device: the stage call is now __pacxx_staged_int(id 0, v), and its value is used.
+  EXPECT_TRUE(s.calls_to(*s.dev, "__pacxx_stage_int").empty());
+  std::vector<CallInst *> staged =
+      s.calls_to(*s.dev, std::string(pacxx::abi::staged_prefix) + "int");
+  ASSERT_EQ(staged.size(), 1u);
+  EXPECT_EQ(cast<ConstantInt>(staged[0]->getArgOperand(0))->getZExtValue(), 0u);
+  EXPECT_FALSE(staged[0]->use_empty());
+
+  // Host: stub 0, uint64_t(const void *args, const void *config), reading the payload
+  // and block.x at launch_config's offset; no device builtin left in it.
+  Function *stub = s.result.Stubs[0];
+  EXPECT_EQ(stub->getParent(), s.host.get());
+  EXPECT_EQ(stub->getName(), std::string(pacxx::abi::stage_stub_prefix) + "0");
+  EXPECT_TRUE(stub->getReturnType()->isIntegerTy(64));
+  ASSERT_EQ(stub->arg_size(), 2u);
+  bool reads_args = false, reads_block_x = false;
+  for (Instruction &i : instructions(*stub)) {
+    if (auto *c = dyn_cast<CallBase>(&i))
+      ADD_FAILURE() << "the stub calls " << c->getCalledFunction()->getName().str();
+    if (auto *l = dyn_cast<LoadInst>(&i)) {
+      Value *ptr = l->getPointerOperand();
+      reads_args |= getUnderlyingObject(ptr) == stub->getArg(0);
+      if (auto *g = dyn_cast<GEPOperator>(ptr); g && g->getPointerOperand() == stub->getArg(1)) {
+        APInt off(64, 0);
+        ASSERT_TRUE(g->accumulateConstantOffset(s.host->getDataLayout(), off));
+        reads_block_x |= off == pacxx::abi::launch_config_block;
+      }
+    }
+  }
+  EXPECT_TRUE(reads_args);
+  EXPECT_TRUE(reads_block_x);
+  EXPECT_FALSE(verifyModule(*s.host, &errs()));
+  EXPECT_FALSE(verifyModule(*s.dev, &errs()));
+}
+
+TEST(Staging, ValueOfThreadIndexIsRejectedAtTheStageCall) {
+  staged_kernel s("  %i = call i64 @__pacxx_global_id(i32 0)\n"
+                  "  %s = call i64 @__pacxx_stage_int(i64 %i)\n"
+                  "  store i64 %s, ptr %p");
+  EXPECT_TRUE(s.result.Stubs.empty());
+  ASSERT_EQ(s.result.Errors.size(), 1u);
+  const pacxx::DeviceDiagnostic &e = s.result.Errors[0];
+  EXPECT_NE(e.Message.find("stages a value that depends on the thread or block index"),
+            std::string::npos)
+      << e.Message;
+  // Reported at the stage call, the user's line.
+  auto *at = dyn_cast_or_null<CallInst>(e.At);
+  ASSERT_NE(at, nullptr);
+  EXPECT_EQ(at->getCalledFunction()->getName(), "__pacxx_stage_int");
+}
+
+TEST(Staging, KernelExtractionReportsWhatCannotBeStaged) {
+  // Through the pass, as pacxx++ runs it: the module is left alone and the error
+  // reaches the compiler's diagnostics.
+  LLVMContext ctx;
+  std::vector<std::string> errors;
+  ctx.setDiagnosticHandlerCallBack(
+      [](const DiagnosticInfo &d, void *context) {
+        std::string msg;
+        raw_string_ostream os(msg);
+        DiagnosticPrinterRawOStream printer(os);
+        d.print(printer);
+        if (d.getSeverity() == DS_Error)
+          static_cast<std::vector<std::string> *>(context)->push_back(os.str());
+      },
+      &errors);
+  auto m = parse(ctx, kernel("  %i = call i64 @__pacxx_global_id(i32 0)\n"
+                             "  %s = call i64 @__pacxx_stage_int(i64 %i)\n"
+                             "  store i64 %s, ptr %p",
+                             kStageDecls));
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  PreservedAnalyses pa = pacxx::KernelExtractionPass().run(*m, mam);
+  EXPECT_TRUE(pa.areAllPreserved());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "pacxx: 1 staged value(s) cannot be computed before the launch");
 }
 
 } // namespace

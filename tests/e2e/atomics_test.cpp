@@ -187,7 +187,7 @@ TYPED_TEST(Atomics, GlobalCasOneWinner) {
   std::vector<T> h(N);
   for (std::size_t i = 0; i < N; ++i)
     h[i] = static_cast<T>(i + 1);
-  const T sentinel = T(0);
+  T sentinel = T(0); // not const: the closure captures it for every T
   gpu::vector<T> in = gpu::copy(h), slot = device_scalar(sentinel), got(N);
   auto k = pacxx::kernel(
       [sentinel](const T *in, T *slot, T *got, std::size_t n) {
@@ -249,7 +249,7 @@ TYPED_TEST(Atomics, GlobalCasLoopIncrement) {
 TYPED_TEST(Atomics, GlobalHistogram) {
   // Many threads per bin: atomic_add on an array of counters.
   using T = TypeParam;
-  const std::size_t bins = 37;
+  std::size_t bins = 37; // not const: the closure captures it
   std::vector<unsigned> keys = random_values<unsigned>(N, 11);
   std::vector<T> zero(bins, T(0));
   gpu::vector<unsigned> dkeys = gpu::copy(keys);
@@ -365,7 +365,7 @@ TYPED_TEST(Atomics, SharedExchangeAndCasPerBlock) {
   std::vector<T> h(N);
   for (std::size_t i = 0; i < N; ++i)
     h[i] = static_cast<T>(i % block + 1); // distinct within a block, never the sentinel
-  const T initial = T(1000), sentinel = T(0);
+  T initial = T(1000), sentinel = T(0);   // not const: the closure captures it for every T
   gpu::vector<T> in = gpu::copy(h), exchanged(N), cas_old(N), finals(2 * blocks);
   auto k = pacxx::kernel(
       [initial, sentinel](const T *in, T *exchanged, T *cas_old, T *finals, std::size_t n) {

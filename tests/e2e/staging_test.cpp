@@ -66,7 +66,7 @@ TEST(Staging, AlternatingSizesCompileTwoVariants) {
 }
 
 TEST(Staging, ValuesFromCapturesArgumentsAndLaunchShape) {
-  const int scale = 3;
+  int scale = 3; // not const: a constant would not be captured at all
   gpu::vector<long long> out(4);
   for (double f : {0.5, 2.25}) {
     pacxx::kernel(

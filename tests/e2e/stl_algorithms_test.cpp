@@ -354,7 +354,7 @@ TEST(ForEach, WritesThroughReferencesOfVectorsAndViews) {
   // A captured value and a device pointer in the function.
   gpu::vector<int> counter(1, 0);
   int *c = counter.data();
-  const int add = 2;
+  int add = 2; // not const, so that the closure really holds it
   gpu::for_each(view::iota(0, 100), [c, add](int i) { pacxx::atomic_add(c, i + add); });
   EXPECT_EQ(gpu::copy(counter)[0], 99 * 100 / 2 + 200);
 }
@@ -378,7 +378,7 @@ TEST(Action, TransformInPlace) {
     x *= 2;
   EXPECT_EQ(gpu::copy(v), want);
   // Again, with a lambda capturing a value.
-  const int k = 3;
+  int k = 3; // not const, so that the closure really holds it
   v |= gpu::action::transform([k](int x) { return x - k; });
   for (int &x : want)
     x -= k;

@@ -7,12 +7,26 @@
 ; RUN:   | FileCheck %s --check-prefix=KEEP
 ; RUN: not %pacxx_opt -passes='pacxx-kernel-extraction<bogus>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BAD
+; The environment follows the runtime's rule (support/environment.hpp): a switch is 0 or
+; 1, unset or empty is the default, anything else is an error naming the variable and
+; the accepted values; every malformed variable is reported at once.
+; RUN: env PACXX_STRIP_DEBUG=0 %pacxx_opt -passes=pacxx-kernel-extraction -S %s \
+; RUN:   | FileCheck %s --check-prefix=KEEP
+; RUN: env PACXX_STRIP_DEBUG= %pacxx_opt -passes=pacxx-kernel-extraction -S %s \
+; RUN:   | FileCheck %s --check-prefix=KEEP
+; RUN: env PACXX_STRIP_DEBUG=yes PACXX_DEBUG_STAGING=2 not %pacxx_opt \
+; RUN:   -passes=pacxx-kernel-extraction -disable-output %s 2>&1 | FileCheck %s --check-prefix=BADENV
+; RUN: env PACXX_STRIP_DEBUG=yes not %pacxx_opt -passes='pacxx-kernel-extraction<strip-debug>' \
+; RUN:   -disable-output %s 2>&1 | FileCheck %s --check-prefix=BADENV1
 
 ; STRIP-NOT: !dbg
 ; STRIP-NOT: DICompileUnit
 ; KEEP: define i32 @host(){{.*}} !dbg
 ; KEEP: DICompileUnit
 ; BAD: invalid pacxx-kernel-extraction option 'bogus' (use strip-debug, no-strip-debug, print-device)
+; BADENV: error: pacxx: PACXX_STRIP_DEBUG=yes is not a switch; use 0 (off) or 1 (on)
+; BADENV-NEXT: pacxx: PACXX_DEBUG_STAGING=2 is not a switch; use 0 (off) or 1 (on)
+; BADENV1: error: pacxx: PACXX_STRIP_DEBUG=yes is not a switch; use 0 (off) or 1 (on)
 
 define linkonce_odr void @_ZN5pacxx6detail12kernel_entryI1PEEvRKT_(ptr dereferenceable(8) %p) {
   ret void
