@@ -8,7 +8,7 @@ mkdir -p "$stage"/{lib,bin,tests}
 strip -o "$stage/lib/libpacxx.so" build/lib/libpacxx.so
 cp build/bin/pacxx-info build/bin/pacxx-kernels build/examples/saxpy "$stage/bin/"
 for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
-cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py "$stage/"
+cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py benchmarks/report_stl.py "$stage/"
 if [ -x build/benchmarks/stl_vs_cuda ]; then
   mkdir -p "$stage/benchmarks"
   # Every benchmark program (the executables in build/benchmarks; no extension).

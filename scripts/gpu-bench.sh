@@ -18,3 +18,11 @@ PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)
 [ "${PACXX_BENCH_SKIP_JIT:-0}" = 1 ] || "$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
 jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
 python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
+# The parallel STL (issue 9): each program that the package has, then its report.
+stl_jsons=()
+for prog in scan reductions compaction bykey; do
+  [ -x "$bin/$prog" ] || continue
+  "$bin/$prog" "${common[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
+  stl_jsons+=("$out/$prog.json")
+done
+[ ${#stl_jsons[@]} -eq 0 ] || python3 "$here/report_stl.py" "$out" "${stl_jsons[@]}"

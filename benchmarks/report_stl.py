@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The parallel STL's results (issue 9): reads the Google Benchmark JSON of the programs
+scan, reductions, compaction and bykey (any of them), and writes parallel_stl.md into
+the results directory: the goals table (checked size by size), one table per family
+with pacxx beside CUB and Thrust, and one PNG per family of pacxx's speedup over CUB.
+
+Benchmark names are '<family>_<variant>/<n>/real_time', variant the last '_' part:
+pacxx, cub, thrust (or cuda)."""
+import collections, json, os, re, sys
+
+def load_all(paths):
+    table = collections.defaultdict(dict)
+    meta = None
+    for p in paths:
+        if not os.path.exists(p):
+            continue
+        with open(p) as f:
+            j = json.load(f)
+        meta = meta or j.get('context', {})
+        for b in j['benchmarks']:
+            if b.get('run_type') == 'aggregate' and b.get('aggregate_name') != 'median':
+                continue
+            if b.get('error_occurred'):
+                continue
+            name, n = b['name'].split('/')[0], int(b['name'].split('/')[1])
+            family, _, variant = name.rpartition('_')
+            table[(family, variant)][n] = b
+    return table, meta or {}
+
+MIB = 1 << 20
+
+# (family pattern, baseline, bound, smallest size, what the issue asks)
+GOALS = [
+    (r'(inclusive|exclusive)_(float|int)', 'cub', 0.95, MIB, 'scan >= 0.95x CUB DeviceScan, 2^20 and above'),
+    (r'(inclusive|exclusive)_(float|int)', 'thrust', 1.0, 0, 'scan >= Thrust, every size'),
+    (r'transform_scan', 'thrust', 1.5, 0, 'scan with transforms >= 1.5x Thrust transform_inclusive_scan + transform'),
+    (r'copy_if.*', 'cub', 0.95, 0, 'copy_if >= 0.95x CUB DeviceSelect::If'),
+    (r'reduce_by_key.*', 'cub', 0.9, 0, 'reduce_by_key >= 0.9x CUB DeviceReduce::ReduceByKey'),
+    (r'histogram.*', 'cub', 0.9, 0, 'histogram_even >= 0.9x CUB DeviceHistogram::HistogramEven'),
+]
+
+def ratio_pts(t, family, base, min_n):
+    a, b = t.get((family, 'pacxx'), {}), t.get((family, base), {})
+    return [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b and n >= min_n]
+
+def goals(t):
+    out = ['## Goals (issue 9)', '', '| goal | family | met | worst pacxx / baseline (size) |', '|---|---|---|---|']
+    families = sorted({f for (f, _) in t})
+    for pattern, base, bound, min_n, label in GOALS:
+        for fam in families:
+            if not re.fullmatch(pattern, fam):
+                continue
+            pts = ratio_pts(t, fam, base, min_n)
+            if not pts:
+                continue
+            worst = min(pts, key=lambda p: p[1])
+            out.append('| %s | %s | %s | %.2f (2^%d) |' % (label, fam, 'yes' if worst[1] >= bound else 'NO',
+                                                          worst[1], worst[0].bit_length() - 1))
+    # Bandwidth goals against the sum reduction (reductions program).
+    sum_runs = t.get(('sum', 'pacxx'), {})
+    for fam in ['count_if', 'min_element', 'any_of']:
+        runs = t.get((fam, 'pacxx'), {})
+        pts = [(n, runs[n].get('bytes_per_second', 0) / sum_runs[n]['bytes_per_second'])
+               for n in sorted(runs) if n in sum_runs and n >= MIB and sum_runs[n].get('bytes_per_second')]
+        if pts:
+            worst = min(pts, key=lambda p: p[1])
+            out.append('| %s at >= 95%% of the sum reduction\'s bandwidth, 2^20 and above | %s | %s | %.2f (2^%d) |' % (
+                fam, fam, 'yes' if worst[1] >= 0.95 else 'NO', worst[1], worst[0].bit_length() - 1))
+    return out + ['']
+
+def main(out_dir, paths):
+    t, ctx = load_all(paths)
+    lines = ['# The parallel STL (issue 9) beside CUB and Thrust', '',
+             'Device: %s. Date: %s. Median of %s repetitions; time per call end to end (until the '
+             'result is on the host or the output is written).' % (
+                 os.environ.get('PACXX_BENCH_DEVICE', '?'), ctx.get('date', '?'),
+                 os.environ.get('PACXX_BENCH_REPS', '?')), '']
+    lines += goals(t)
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        plt = None
+    for fam in sorted({f for (f, _) in t}):
+        variants = sorted(v for (f, v) in t if f == fam)
+        sizes = sorted({n for v in variants for n in t[(fam, v)]})
+        lines += ['## %s' % fam, '', '| n | ' + ' | '.join('%s µs' % v for v in variants) +
+                  ' | pacxx speedup over cub | over thrust |', '|' + '---|' * (len(variants) + 3)]
+        pts = collections.defaultdict(list)
+        for n in sizes:
+            row = ['2^%d' % (n.bit_length() - 1)]
+            for v in variants:
+                b = t[(fam, v)].get(n)
+                row.append('%.1f' % b['real_time'] if b else '-')
+            p = t.get((fam, 'pacxx'), {}).get(n)
+            for base in ['cub', 'thrust']:
+                b = t.get((fam, base), {}).get(n)
+                if p and b:
+                    s = b['real_time'] / p['real_time']
+                    row.append('%.2fx' % s)
+                    pts['over ' + base].append((n, s))
+                else:
+                    row.append('-')
+            lines.append('| ' + ' | '.join(row) + ' |')
+        lines.append('')
+        if plt and pts:
+            plt.figure(figsize=(6, 4))
+            for label, ps in pts.items():
+                plt.plot([x for x, _ in ps], [y for _, y in ps], marker='o', label=label)
+            plt.axhline(1.0, color='gray', lw=0.8)
+            plt.xscale('log', base=2)
+            plt.xlabel('input size')
+            plt.ylabel('pacxx speedup')
+            plt.title(fam)
+            plt.legend()
+            plt.tight_layout()
+            plt.savefig(os.path.join(out_dir, 'stl_%s.png' % fam), dpi=100)
+            plt.close()
+    with open(os.path.join(out_dir, 'parallel_stl.md'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2:])
