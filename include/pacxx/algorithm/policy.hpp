@@ -29,6 +29,17 @@ struct reduce {
   static constexpr std::size_t max_blocks = 1024;
 };
 
+// First-match searches (find, find_if, any_of, all_of, none_of, equal;
+// pacxx/agent/find.hpp): blocks stride over tiles of block * items elements in
+// increasing order and stop at the first tile past a match that any block has
+// published. The loop has no barriers, only a ballot and a shuffle per tile, so a tile
+// of 8 items per thread amortises them (not yet tuned on a GPU).
+struct find {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 1024;
+};
+
 // Single-pass scans (pacxx/agent/scan.hpp): one block per tile of block * items
 // elements, loaded blocked through shared memory. CUB's sm_90 tuning for 4-byte sums is
 // 128 threads x 24 items; `items` shrinks with larger values so that the tile's shared

@@ -1,7 +1,11 @@
 // gpu::reduce(rng, init[, op]) and rng | gpu::reduce(init[, op]): folds a device range
 // with an associative, commutative op. One kernel over the fused views writes one
-// partial per block (each thread folds `items` loads per tile, then a tree in shared
-// memory); the host folds the partials and init.
+// partial per block (each thread folds `items` loads per tile, then pacxx::block_reduce:
+// warp shuffles on CUDA; pacxx/agent/reduce.hpp); the host folds the partials and init.
+//
+// detail::reduce_blocks is the dispatch that transform_reduce, inner_product, count_if
+// and the index-carrying reductions (min_element, ...) share: element i enters the fold
+// as T(transform(rng[i], i)).
 #pragma once
 #include <functional>
 #include <type_traits>
@@ -12,86 +16,71 @@
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/agent/reduce.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
-#include "pacxx/shared_memory.hpp"
 #include "pacxx/stage.hpp"
 
 namespace gpu {
 
 namespace detail {
 
-template <class Op, class T> inline T fold_values(Op &, T a) { return a; }
-template <class Op, class T, class... R> inline T fold_values(Op &op, T a, T b, R... rest) {
-  return fold_values(op, op(a, b), rest...);
-}
-// sum op load(first + K * stride)...: every load is an argument of the fold, so all of a
-// thread's loads of a tile are in flight before the first op waits for one.
-template <class Load, class Op, class T, std::size_t... K>
-inline T fold_loads(Load &load, Op &op, T sum, std::size_t first, std::size_t stride,
-                    std::index_sequence<K...>) {
-  return fold_values(op, sum, load(first + K * stride)...);
-}
+// rng[i] itself (gpu::reduce's transform).
+struct element {
+  template <class X> X &&operator()(X &&x, std::size_t) const { return std::forward<X>(x); }
+};
 
-template <class P, class T, class V, class Op>
-void block_partials(const V &in, std::size_t n, T *partials, Op op, pacxx::launch_config cfg) {
+// One partial per block of the fold of T(transform(in[i], i)) over [0, n) (the kernel).
+template <class P, class T, class V, class Transform, class Fold, class Op>
+void block_partials(const V &in, std::size_t n, T *partials, Transform transform, Fold fold, Op op,
+                    pacxx::launch_config cfg) {
   pacxx::kernel(
-      [op](const auto &view, std::size_t n, T *partials) {
-        constexpr std::size_t B = P::block, tile = P::block * P::items;
+      [transform, fold, op](const auto &view, std::size_t n, T *partials) {
         auto v = view;
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
-        auto load = [&](std::size_t i) -> T { return *(first + static_cast<D>(i)); };
-        pacxx::shared_memory<T, B> acc;
-        const std::size_t l = pacxx::Thread::get().local.x, b = pacxx::Block::get().index.x;
-        const std::size_t blocks = pacxx::Grid::get().size.x, tiles = n / tile;
-        // Block b takes the full tiles b, b + blocks, ...: `rounds` of them at least, one
-        // more if b < tiles % blocks; the block after the last full tile's takes the
-        // partial tile. `rounds` is staged (Listing 9 of the paper): the host computes it
-        // before the launch and the JIT sees a constant trip count.
-        const std::size_t rounds = pacxx::stage(n / (tile * blocks));
-        const bool full = b < tiles;
-        // A thread's first element starts its sum (op has no identity); a thread with no
-        // element loads element 0 and never publishes it.
-        const std::size_t start = (full ? b : tiles) * tile + l;
-        const bool have = full || start < n;
-        T sum = load(have ? start : 0);
-        std::size_t t = b;
-        if (full) {
-          sum = fold_loads(load, op, sum, start + B, B, std::make_index_sequence<P::items - 1>{});
-          t += blocks;
-          for (std::size_t r = 1; r < rounds; ++r, t += blocks)
-            sum = fold_loads(load, op, sum, t * tile + l, B, std::make_index_sequence<P::items>{});
-          if (t < tiles) {
-            sum = fold_loads(load, op, sum, t * tile + l, B, std::make_index_sequence<P::items>{});
-            t += blocks;
-          }
-        }
-        if (t == tiles) { // the partial tile at the end, bounds checked
-          for (std::size_t k = full ? 0 : 1; k < P::items; ++k) {
-            const std::size_t i = t * tile + k * B + l;
-            if (i < n)
-              sum = op(sum, load(i));
-          }
-        }
-        // The grid never exceeds the tiles, so every block has values, and the threads
-        // that have one are a prefix of m: all of a block with a full tile, else those
-        // below the partial tile's length.
-        const std::size_t rest = n - tiles * tile;
-        const std::size_t m = b < tiles ? B : (rest < B ? rest : B);
-        if (have)
-          acc[l] = sum;
-        pacxx::barrier();
-        for (std::size_t s = B / 2; s > 0; s /= 2) {
-          if (l < s && l + s < m)
-            acc[l] = op(acc[l], acc[l + s]);
-          pacxx::barrier();
-        }
-        if (l == 0)
-          partials[b] = acc[0];
+        auto load = [&](std::size_t i) -> T {
+          return T(transform(*(first + static_cast<D>(i)), i));
+        };
+        // Staged (Listing 9 of the paper): the host computes the number of full rounds
+        // of tiles before the launch and the JIT sees a constant trip count.
+        const std::size_t rounds =
+            pacxx::stage(n / (P::block * P::items * pacxx::Grid::get().size.x));
+        const T sum = pacxx::agent::reduce_tiles<P, T>(load, fold, op, n, rounds);
+        if (pacxx::Thread::get().local.x == 0)
+          partials[pacxx::Block::get().index.x] = sum;
       },
       cfg)(in, n, partials);
+}
+
+// The block partials of the fold of T(transform(in[i], i)), copied to the host (one
+// kernel, one copy). in is a device view with n > 0 elements.
+template <class T, class V, class Transform, class Fold, class Op>
+std::vector<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
+  using P = pacxx::policy::reduce;
+  // At most one block per tile (then every block has values), at most max_blocks.
+  pacxx::launch_config cfg =
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
+  const std::size_t blocks = cfg.grid.x;
+  T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
+  block_partials<P, T>(in, n, partials, transform, fold, op, cfg);
+  std::vector<T> host(blocks);
+  pacxx::detail::copy_to_host(host.data(), partials, blocks * sizeof(T));
+  return host;
+}
+
+// init op (the fold of T(transform(x)) over rng), the partials folded on the host.
+template <class T, class Rng, class Op, class Transform>
+T transform_reduce(Rng &&rng, T init, Op op, Transform transform) {
+  auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
+  const std::size_t n = pacxx::detail::device_size(in);
+  if (n == 0)
+    return init;
+  T result = init;
+  for (const T &p : reduce_blocks<T>(in, n, transform, op, op))
+    result = op(result, p);
+  return result;
 }
 
 } // namespace detail
@@ -102,24 +91,7 @@ T reduce(Rng &&rng, T init, Op op = Op{}) {
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::reduce: the operation must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value, "gpu::reduce: T must be device copyable");
-  using P = pacxx::policy::reduce;
-  static_assert((P::block & (P::block - 1)) == 0, "reduce block size must be a power of two");
-  auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
-  const std::size_t n = pacxx::detail::device_size(in);
-  if (n == 0)
-    return init;
-  // At most one block per tile (then every block has values), at most max_blocks.
-  pacxx::launch_config cfg =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
-  const std::size_t blocks = cfg.grid.x;
-  T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
-  detail::block_partials<P, T>(in, n, partials, op, cfg);
-  std::vector<T> host(blocks);
-  pacxx::detail::copy_to_host(host.data(), partials, blocks * sizeof(T));
-  T result = init;
-  for (const T &p : host)
-    result = op(result, p);
-  return result;
+  return detail::transform_reduce(std::forward<Rng>(rng), init, op, detail::element{});
 }
 
 namespace detail {

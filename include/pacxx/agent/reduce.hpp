@@ -1,0 +1,90 @@
+// The tile loop of the reductions (device code; CUB's AgentReduce): gpu::reduce,
+// transform_reduce, inner_product, count_if and the index-carrying min_element,
+// max_element and minmax_element all run it. Each thread folds its elements of the
+// block's tiles into one value, then pacxx::block_reduce folds the block's threads (warp
+// shuffles on CUDA, a tree in shared memory where a warp is one thread); the dispatch
+// (pacxx/algorithm/reduce.hpp) writes one partial per block and folds those on the host.
+//
+// Two operations: `fold` adds the thread's next element to its running value, and is
+// always called with the earlier elements on the left (a thread visits its elements in
+// increasing index order); `op` combines values of any two threads or blocks in any
+// order, so it must be associative and commutative. For a plain reduction both are the
+// reduction's op; an index-carrying reduction passes a cheaper fold that may assume the
+// element on the right has the larger index (ties need no index comparison there).
+#pragma once
+#include <cstddef>
+#include <utility>
+
+#include "pacxx/block/block_reduce.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+namespace agent {
+
+namespace detail {
+template <class Fold, class T> inline T fold_values(Fold &, T a) { return a; }
+template <class Fold, class T, class... R> inline T fold_values(Fold &fold, T a, T b, R... rest) {
+  return fold_values(fold, fold(a, b), rest...);
+}
+// sum fold load(first + K * stride)...: every load is an argument of the fold, so all of
+// a thread's loads of a tile are in flight before the first fold waits for one.
+template <class Load, class Fold, class T, std::size_t... K>
+inline T fold_loads(Load &load, Fold &fold, T sum, std::size_t first, std::size_t stride,
+                    std::index_sequence<K...>) {
+  return fold_values(fold, sum, load(first + K * stride)...);
+}
+} // namespace detail
+
+// The block's fold of load(i) for its elements of [0, n), valid in thread 0. Every thread
+// of the block must call it (block_reduce has barriers). load(i) returns a T.
+//
+// Block b takes the full tiles (P::block * P::items elements) b, b + blocks, ...:
+// `rounds` of them at least, one more if b < tiles % blocks; the block after the last
+// full tile's takes the partial tile. `rounds` must be n / (tile * blocks); the kernel
+// computes it with pacxx::stage (Listing 9 of the paper), so the JIT sees a constant trip
+// count. The grid must not exceed the tiles (every block then has values).
+template <class P, class T, class Load, class Fold, class Op>
+__attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op op, std::size_t n,
+                                                     std::size_t rounds) {
+  constexpr std::size_t B = P::block, tile = P::block * P::items;
+  static_assert((B & (B - 1)) == 0, "reduce block size must be a power of two");
+  block_reduce<T, B> block;
+  const std::size_t l = Thread::get().local.x, b = Block::get().index.x;
+  const std::size_t blocks = Grid::get().size.x, tiles = n / tile;
+  const bool full = b < tiles;
+  // A thread's first element starts its sum (op has no identity); a thread with no
+  // element loads element 0 and never publishes it.
+  const std::size_t start = (full ? b : tiles) * tile + l;
+  const bool have = full || start < n;
+  T sum = load(have ? start : 0);
+  std::size_t t = b;
+  if (full) {
+    sum =
+        detail::fold_loads(load, fold, sum, start + B, B, std::make_index_sequence<P::items - 1>{});
+    t += blocks;
+    for (std::size_t r = 1; r < rounds; ++r, t += blocks)
+      sum = detail::fold_loads(load, fold, sum, t * tile + l, B,
+                               std::make_index_sequence<P::items>{});
+    if (t < tiles) {
+      sum = detail::fold_loads(load, fold, sum, t * tile + l, B,
+                               std::make_index_sequence<P::items>{});
+      t += blocks;
+    }
+  }
+  if (t == tiles) { // the partial tile at the end, bounds checked
+    for (std::size_t k = full ? 0 : 1; k < P::items; ++k) {
+      const std::size_t i = t * tile + k * B + l;
+      if (i < n)
+        sum = fold(sum, load(i));
+    }
+  }
+  // The threads that have a value are a prefix of the block: all of it with a full
+  // tile, else those below the partial tile's length. Outside any branch: block_reduce
+  // has barriers (PoCL needs them where every work-item of the group passes).
+  const std::size_t rest = n - tiles * tile;
+  const std::size_t valid = b < tiles ? B : (rest < B ? rest : B);
+  return block.reduce(sum, op, valid);
+}
+
+} // namespace agent
+} // namespace pacxx

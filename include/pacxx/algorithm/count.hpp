@@ -1,0 +1,59 @@
+// gpu::count(rng, value) and gpu::count_if(rng, pred): the number of elements equal to
+// value (for which pred holds), as a std::size_t. One kernel over the fused views
+// (gpu::reduce's, each load counting 0 or 1), the block partials summed on the host.
+// Pipe forms: rng | gpu::count(value), rng | gpu::count_if(pred).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <type_traits>
+#include <utility>
+
+#include <range/v3/range/concepts.hpp>
+
+#include "pacxx/algorithm/detail/functional.hpp"
+#include "pacxx/algorithm/reduce.hpp"
+
+namespace gpu {
+
+namespace detail {
+template <class Pred> struct count_one {
+  Pred pred;
+  template <class X> std::size_t operator()(X &&x, std::size_t) const {
+    return pred(std::forward<X>(x)) ? 1 : 0;
+  }
+};
+template <class Rng, class Pred> std::size_t count_where(Rng &&rng, Pred pred) {
+  return detail::transform_reduce(std::forward<Rng>(rng), std::size_t(0), std::plus<>{},
+                                  count_one<Pred>{pred});
+}
+} // namespace detail
+
+template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
+std::size_t count_if(Rng &&rng, Pred pred) {
+  static_assert(pacxx::is_device_copyable<Pred>::value,
+                "gpu::count_if: the predicate must be trivially copyable (capture values only)");
+  return detail::count_where(std::forward<Rng>(rng), pred);
+}
+
+template <class Rng, class T, class = typename std::enable_if<ranges::range<Rng>>::type>
+std::size_t count(Rng &&rng, const T &value) {
+  static_assert(pacxx::is_device_copyable<T>::value,
+                "gpu::count: the value must be device copyable (trivially copyable)");
+  return detail::count_where(std::forward<Rng>(rng), detail::equal_to_value<T>{value});
+}
+
+// rng | gpu::count_if(pred)
+template <class Pred, class = typename std::enable_if<!ranges::range<Pred>>::type>
+auto count_if(Pred pred) {
+  return detail::make_pipe(
+      [pred](auto &&rng) { return gpu::count_if(std::forward<decltype(rng)>(rng), pred); });
+}
+
+// rng | gpu::count(value)
+template <class T, class = typename std::enable_if<!ranges::range<T>>::type>
+auto count(const T &value) {
+  return detail::make_pipe(
+      [value](auto &&rng) { return gpu::count(std::forward<decltype(rng)>(rng), value); });
+}
+
+} // namespace gpu

@@ -1,0 +1,45 @@
+// gpu::inner_product(r1, r2, init[, op1, op2]): init op1 the fold of op2(a, b) over the
+// pairs of r1 and r2 (+ and * by default), as std's over r1's length (r2 must have at
+// least as many elements, else pacxx::error). op1 associative and commutative; the
+// accumulator is init's type. One kernel over the zipped, fused views
+// (gpu::transform_reduce's), the block partials folded on the host.
+#pragma once
+#include <functional>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <range/v3/view/take_exactly.hpp>
+#include <range/v3/view/zip.hpp>
+
+#include "pacxx/algorithm/transform_reduce.hpp"
+#include "pacxx/error.hpp"
+
+namespace gpu {
+
+namespace detail {
+template <class Op> struct apply_pair {
+  Op op;
+  template <class P>
+  auto operator()(const P &p) const -> decltype(op(std::get<0>(p), std::get<1>(p))) {
+    return op(std::get<0>(p), std::get<1>(p));
+  }
+};
+} // namespace detail
+
+template <class R1, class R2, class T, class Op1 = std::plus<>, class Op2 = std::multiplies<>>
+T inner_product(R1 &&r1, R2 &&r2, T init, Op1 op1 = Op1{}, Op2 op2 = Op2{}) {
+  static_assert(pacxx::is_device_copyable<Op1>::value && pacxx::is_device_copyable<Op2>::value,
+                "gpu::inner_product: the operations must be trivially copyable (capture "
+                "values only)");
+  auto a = pacxx::detail::device_view(std::forward<R1>(r1));
+  auto b = pacxx::detail::device_view(std::forward<R2>(r2));
+  const std::size_t n = pacxx::detail::device_size(a), m = pacxx::detail::device_size(b);
+  if (m < n)
+    throw pacxx::error("gpu::inner_product: the second range has " + std::to_string(m) +
+                       " elements, the first " + std::to_string(n));
+  return gpu::transform_reduce(ranges::views::zip(std::move(a), std::move(b)), init, op1,
+                               detail::apply_pair<Op2>{op2});
+}
+
+} // namespace gpu
