@@ -12,8 +12,11 @@
 // The GPU STL: views over device memory, eager algorithms and actions, gpu::async.
 #include <range/v3/view.hpp>
 
+#include "pacxx/action/remove_if.hpp"
 #include "pacxx/action/transform.hpp"
+#include "pacxx/action/unique.hpp"
 #include "pacxx/algorithm/copy.hpp"
+#include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/for_each.hpp"
 #include "pacxx/algorithm/reduce.hpp"
 #include "pacxx/algorithm/scan.hpp"
