@@ -44,11 +44,11 @@ template <class T> std::vector<T> copy(const vector<T> &dev) {
 }
 
 namespace detail {
-template <class View> auto materialize(View &&view, std::true_type /*filtered*/) {
+template <class View> auto materialize_any(View &&view, std::true_type /*filtered*/) {
   return detail::select_exact("gpu::materialize",
                               pacxx::detail::source_view(std::forward<View>(view)), select_kept{});
 }
-template <class View> auto materialize(View &&view, std::false_type);
+template <class View> auto materialize_any(View &&view, std::false_type);
 
 template <class View> auto view_to_host(View &&view, std::true_type /*filtered*/) {
   auto in = pacxx::detail::source_view(std::forward<View>(view));
@@ -69,11 +69,11 @@ template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out,
 // A new gpu::vector holding the elements of a device view (one kernel; a filtered view:
 // a count and one pass).
 template <class View> auto materialize(View &&view) {
-  return detail::materialize(std::forward<View>(view),
-                             pacxx::detail::is_filtered<typename std::decay<View>::type>{});
+  return detail::materialize_any(std::forward<View>(view),
+                                 pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }
 
-template <class View> auto detail::materialize(View &&view, std::false_type) {
+template <class View> auto detail::materialize_any(View &&view, std::false_type) {
   auto in = pacxx::detail::device_view(std::forward<View>(view));
   using T = ranges::range_value_t<decltype(in)>;
   vector<T> out(pacxx::detail::device_size(in));
@@ -88,7 +88,7 @@ auto copy(View &&view) {
                               pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }
 template <class View> auto detail::view_to_host(View &&view, std::false_type) {
-  return gpu::copy(materialize(std::forward<View>(view)));
+  return gpu::copy(gpu::materialize(std::forward<View>(view)));
 }
 
 // Writes the view into out, which then holds exactly its elements.
