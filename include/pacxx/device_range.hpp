@@ -30,6 +30,7 @@
 
 #include <range/v3/view/subrange.hpp>
 
+#include "pacxx/detail/filtered.hpp"
 #include "pacxx/detail/owner.hpp"
 #include "pacxx/vector.hpp"
 
@@ -130,7 +131,12 @@ namespace detail {
 
 // The view an algorithm sends to the device.
 template <class R> auto device_view(R &&r) {
-  static_assert(is_device_range<R>::value,
+  static_assert(!is_filtered<typename std::decay<R>::type>::value,
+                "pacxx: a filtered pipeline (view::filter, view::remove_if, possibly under "
+                "view::transform) is not random access; gpu::reduce, gpu::for_each, gpu::copy "
+                "and gpu::copy_if evaluate it predicated, this algorithm cannot: materialise "
+                "it first (gpu::copy(pipeline, out) or gpu::materialize)");
+  static_assert(is_filtered<typename std::decay<R>::type>::value || is_device_range<R>::value,
                 "pacxx: GPU algorithms take gpu::vectors and views over them (or over "
                 "generators such as iota and repeat), random access; a host container "
                 "or a view over one must be copied to the device first (gpu::copy)");

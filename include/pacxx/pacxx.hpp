@@ -12,9 +12,12 @@
 // The GPU STL: views over device memory, eager algorithms and actions, gpu::async.
 #include <range/v3/view.hpp>
 
+#include "pacxx/action/remove_if.hpp"
 #include "pacxx/action/transform.hpp"
+#include "pacxx/action/unique.hpp"
 #include "pacxx/algorithm/any_all_none_of.hpp"
 #include "pacxx/algorithm/copy.hpp"
+#include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/count.hpp"
 #include "pacxx/algorithm/equal.hpp"
 #include "pacxx/algorithm/find.hpp"

@@ -23,7 +23,10 @@
 
 namespace gpu {
 
+template <class T> class vector;
 namespace detail {
+template <class T> void truncate(vector<T> &v, std::size_t n) noexcept;
+
 // Elements live in device memory and are moved there by bytes.
 template <class T> struct is_element {
   static constexpr bool value =
@@ -218,6 +221,10 @@ public:
   const_iterator begin() const { return const_iterator(data_); }
   const_iterator end() const { return const_iterator(data_ + size_); }
 
+  // Shrinks to n elements keeping the memory, as std::vector::erase does (the
+  // compaction actions: remove_if, unique).
+  template <class U> friend void detail::truncate(vector<U> &v, std::size_t n) noexcept;
+
   // Keeps the first min(n, size()) elements; new ones are value-initialised.
   void resize(std::size_t n) { resize(n, T{}); }
   void resize(std::size_t n, const T &value) {
@@ -232,6 +239,11 @@ public:
 };
 
 template <class T> void swap(vector<T> &a, vector<T> &b) noexcept { a.swap(b); }
+
+template <class T> void detail::truncate(vector<T> &v, std::size_t n) noexcept {
+  if (n < v.size_)
+    v.size_ = n;
+}
 
 template <class T> struct is_vector : std::false_type {};
 template <class T> struct is_vector<vector<T>> : std::true_type {};

@@ -3,6 +3,9 @@
 //   gpu::copy(gpu::vector)       -> std::vector (to the host; waits for the kernels)
 //   gpu::copy(device view)       -> std::vector (evaluated on the device in one kernel)
 //   gpu::copy(device view, out)  -> writes the view into the gpu::vector out
+// A filtered view (x | view::filter(p) | view::transform(f), pacxx/detail/filtered.hpp)
+// is compacted in order: into a std::vector by one pass (and the tile clear) into
+// pooled scratch, into a gpu::vector by a count and one pass (exactly sized).
 #pragma once
 #include <type_traits>
 #include <utility>
@@ -11,6 +14,7 @@
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/vector.hpp"
@@ -39,8 +43,37 @@ template <class T> std::vector<T> copy(const vector<T> &dev) {
   return host;
 }
 
-// A new gpu::vector holding the elements of a device view (one kernel).
+namespace detail {
+template <class View> auto materialize_any(View &&view, std::true_type /*filtered*/) {
+  return detail::select_exact("gpu::materialize",
+                              pacxx::detail::source_view(std::forward<View>(view)), select_kept{});
+}
+template <class View> auto materialize_any(View &&view, std::false_type);
+
+template <class View> auto view_to_host(View &&view, std::true_type /*filtered*/) {
+  auto in = pacxx::detail::source_view(std::forward<View>(view));
+  using U = ranges::range_value_t<decltype(in)>;
+  const std::size_t n = pacxx::detail::source_size(in);
+  vector<U> selected(n);
+  const std::size_t c =
+      select_into("gpu::copy", in, n, select_kept{}, ranges::views::all(selected), n);
+  std::vector<U> host(c);
+  pacxx::detail::copy_to_host(host.data(), selected.data(), c * sizeof(U));
+  return host;
+}
+template <class View> auto view_to_host(View &&view, std::false_type);
+template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out, std::true_type);
+template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out, std::false_type);
+} // namespace detail
+
+// A new gpu::vector holding the elements of a device view (one kernel; a filtered view:
+// a count and one pass).
 template <class View> auto materialize(View &&view) {
+  return detail::materialize_any(std::forward<View>(view),
+                                 pacxx::detail::is_filtered<typename std::decay<View>::type>{});
+}
+
+template <class View> auto detail::materialize_any(View &&view, std::false_type) {
   auto in = pacxx::detail::device_view(std::forward<View>(view));
   using T = ranges::range_value_t<decltype(in)>;
   vector<T> out(pacxx::detail::device_size(in));
@@ -51,11 +84,27 @@ template <class View> auto materialize(View &&view) {
 template <class View,
           class = typename std::enable_if<ranges::view_<typename std::decay<View>::type>>::type>
 auto copy(View &&view) {
-  return gpu::copy(materialize(std::forward<View>(view)));
+  return detail::view_to_host(std::forward<View>(view),
+                              pacxx::detail::is_filtered<typename std::decay<View>::type>{});
+}
+template <class View> auto detail::view_to_host(View &&view, std::false_type) {
+  return gpu::copy(gpu::materialize(std::forward<View>(view)));
 }
 
 // Writes the view into out, which then holds exactly its elements.
 template <class View, class T> vector<T> &copy(View &&view, vector<T> &out) {
+  return detail::copy_into(std::forward<View>(view), out,
+                           pacxx::detail::is_filtered<typename std::decay<View>::type>{});
+}
+template <class View, class T>
+vector<T> &detail::copy_into(View &&view, vector<T> &out, std::true_type /*filtered*/) {
+  vector<T> fresh = select_exact<T>(
+      "gpu::copy", pacxx::detail::source_view(std::forward<View>(view)), select_kept{});
+  out.swap(fresh);
+  return out;
+}
+template <class View, class T>
+vector<T> &detail::copy_into(View &&view, vector<T> &out, std::false_type) {
   auto in = pacxx::detail::device_view(std::forward<View>(view));
   const std::size_t n = pacxx::detail::device_size(in);
   if (out.size() == n) {

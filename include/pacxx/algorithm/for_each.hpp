@@ -1,21 +1,61 @@
 // gpu::for_each(rng, f): f(x) for every element, in one kernel; f may write through
 // the references a view gives (e.g. the tuple of references of a zip).
 #pragma once
+#include <type_traits>
 #include <utility>
 
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/detail/filtered.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
 
 namespace gpu {
 
+namespace detail {
+// gpu::for_each over a filtered pipeline (pacxx/detail/filtered.hpp): one kernel over
+// the indices of its base, f called for the elements that survive the filters.
+template <class Rng, class F> void for_each_filtered(Rng &&rng, F f) {
+  static_assert(pacxx::is_device_copyable<typename std::decay<Rng>::type>::value,
+                "gpu::for_each: a filtered pipeline on a device must be made of "
+                "device-copyable parts (views over gpu::vectors or generators, trivially "
+                "copyable functions)");
+  auto in = ranges::views::all(std::forward<Rng>(rng));
+  const std::size_t n =
+      pacxx::detail::device_size(pacxx::detail::filter_access<decltype(in)>::base(in));
+  if (n == 0)
+    return;
+  using P = pacxx::policy::elementwise;
+  pacxx::kernel(
+      [f](const auto &view, std::size_t n) {
+        auto v = view;
+        const auto src = pacxx::detail::make_source(v);
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          if (src.keep(i))
+            f(src.get(i));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(in, n);
+}
+template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::true_type);
+template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type);
+} // namespace detail
+
 template <class Rng, class F> void for_each(Rng &&rng, F f) {
   static_assert(pacxx::is_device_copyable<F>::value,
                 "gpu::for_each: the function must be trivially copyable (capture values and "
                 "device pointers only)");
+  detail::for_each_any(std::forward<Rng>(rng), f,
+                       pacxx::detail::is_filtered<typename std::decay<Rng>::type>{});
+}
+
+namespace detail {
+template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::true_type) {
+  for_each_filtered(std::forward<Rng>(rng), f);
+}
+template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type) {
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
@@ -31,6 +71,7 @@ template <class Rng, class F> void for_each(Rng &&rng, F f) {
       },
       pacxx::detail::elementwise_grid<P>(n))(in, n);
 }
+} // namespace detail
 
 // gpu::fill(rng, value): every element becomes value.
 template <class Rng, class T> void fill(Rng &&rng, const T &value) {

@@ -55,6 +55,22 @@ template <class T> struct scan_for {
       scaled < 1 ? 1 : (scaled > scan::items ? scan::items : scaled);
 };
 
+// Single-pass compaction (pacxx/agent/select.hpp, CUB's AgentSelectIf): one block per
+// tile of block * items elements; each thread loads its `items` consecutive elements
+// directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
+// rounds together read whole lines, which L1 keeps), and the selected ones are staged
+// through shared memory so that the stores are coalesced. Sized like the scan's tiles.
+struct select {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 9;
+};
+template <class T> struct select_for {
+  static constexpr std::size_t block = select::block;
+  static constexpr std::size_t scaled = select::items * 4 / sizeof(T);
+  static constexpr std::size_t items =
+      scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
+};
+
 } // namespace policy
 
 namespace detail {

@@ -18,6 +18,8 @@
 
 #include "pacxx/agent/reduce.hpp"
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/block/block_reduce.hpp"
+#include "pacxx/detail/filtered.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/stage.hpp"
@@ -83,6 +85,71 @@ T transform_reduce(Rng &&rng, T init, Op op, Transform transform) {
   return result;
 }
 
+// A fold of the elements that a thread has seen so far: `have` is 0 while there are
+// none (a filtered range gives a thread any number of them, and op has no identity).
+template <class T> struct maybe {
+  T value;
+  unsigned have;
+};
+template <class Op> struct maybe_op {
+  Op op;
+  template <class T> maybe<T> operator()(const maybe<T> &a, const maybe<T> &b) const {
+    if (!a.have)
+      return b;
+    if (!b.have)
+      return a;
+    return {op(a.value, b.value), 1u};
+  }
+};
+
+// gpu::reduce over a filtered pipeline (pacxx/detail/filtered.hpp): one kernel over
+// the indices of its base; each thread folds the elements that survive the filters,
+// then the block folds the threads' (maybe empty) folds.
+template <class T, class V, class Op> T reduce_filtered(V &in, T init, Op op) {
+  using P = pacxx::policy::reduce;
+  const std::size_t n = pacxx::detail::device_size(pacxx::detail::filter_access<V>::base(in));
+  if (n == 0)
+    return init;
+  pacxx::launch_config cfg =
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
+  const std::size_t blocks = cfg.grid.x;
+  maybe<T> *partials = static_cast<maybe<T> *>(pacxx::detail::scratch(blocks * sizeof(maybe<T>)));
+  pacxx::kernel(
+      [op](const auto &view, std::size_t n, maybe<T> *partials) {
+        auto v = view;
+        const auto src = pacxx::detail::make_source(v);
+        maybe<T> acc{T(), 0u};
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          if (src.keep(i)) {
+            T x = src.get(i);
+            acc.value = acc.have ? op(acc.value, x) : x;
+            acc.have = 1u;
+          }
+        });
+        pacxx::block_reduce<maybe<T>, P::block> r;
+        acc = r.reduce(acc, maybe_op<Op>{op});
+        if (pacxx::Thread::get().local.x == 0)
+          partials[pacxx::Block::get().index.x] = acc;
+      },
+      cfg)(in, n, partials);
+  std::vector<maybe<T>> host(blocks);
+  pacxx::detail::copy_to_host(host.data(), partials, blocks * sizeof(maybe<T>));
+  T result = init;
+  for (const maybe<T> &p : host)
+    if (p.have)
+      result = op(result, p.value);
+  return result;
+}
+
+template <class T, class Rng, class Op> T reduce_any(Rng &&rng, T init, Op op, std::true_type) {
+  static_assert(pacxx::is_device_copyable<typename std::decay<Rng>::type>::value,
+                "gpu::reduce: a filtered pipeline on a device must be made of device-copyable "
+                "parts (views over gpu::vectors or generators, trivially copyable functions)");
+  auto in = ranges::views::all(std::forward<Rng>(rng));
+  return reduce_filtered(in, init, op);
+}
+template <class T, class Rng, class Op> T reduce_any(Rng &&rng, T init, Op op, std::false_type);
+
 } // namespace detail
 
 template <class Rng, class T, class Op = std::plus<>,
@@ -91,6 +158,12 @@ T reduce(Rng &&rng, T init, Op op = Op{}) {
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::reduce: the operation must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value, "gpu::reduce: T must be device copyable");
+  return detail::reduce_any(std::forward<Rng>(rng), init, op,
+                            pacxx::detail::is_filtered<typename std::decay<Rng>::type>{});
+}
+
+template <class T, class Rng, class Op>
+T detail::reduce_any(Rng &&rng, T init, Op op, std::false_type) {
   return detail::transform_reduce(std::forward<Rng>(rng), init, op, detail::element{});
 }
 

@@ -1,0 +1,43 @@
+// gpu::action::unique and gpu::action::unique(eq): in place, eager, stable. Keeps the
+// first element of every run of consecutive equal (eq) elements and shrinks v (its
+// memory is kept, as std::vector::erase keeps it); `std::move(v) | action::unique`
+// returns the container. One compaction in place: the tile clear and one pass
+// (pacxx/algorithm/copy_if.hpp; pacxx/agent/select.hpp says why in place is safe).
+#pragma once
+#include <functional>
+#include <utility>
+
+#include "pacxx/algorithm/copy_if.hpp"
+#include "pacxx/vector.hpp"
+
+namespace gpu {
+namespace action {
+
+template <class Eq> struct unique_action {
+  Eq eq;
+
+  template <class T> friend vector<T> &operator|=(vector<T> &v, const unique_action &a) {
+    static_assert(pacxx::is_device_copyable<Eq>::value,
+                  "gpu::action::unique: the comparison must be trivially copyable (capture "
+                  "values only)");
+    auto view = pacxx::detail::device_view(v);
+    const std::size_t n = v.size();
+    const std::size_t kept = gpu::detail::select_into(
+        "gpu::action::unique", view, n, gpu::detail::select_unique<Eq>{a.eq}, view, n);
+    gpu::detail::truncate(v, kept);
+    return v;
+  }
+  template <class T> friend vector<T> operator|(vector<T> &&v, const unique_action &a) {
+    v |= a;
+    return std::move(v);
+  }
+};
+
+// `unique` compares with ==; `unique(eq)` with eq.
+struct unique_fn : unique_action<std::equal_to<>> {
+  template <class Eq> unique_action<Eq> operator()(Eq eq) const { return {eq}; }
+};
+static constexpr unique_fn unique{};
+
+} // namespace action
+} // namespace gpu

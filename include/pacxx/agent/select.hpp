@@ -1,0 +1,108 @@
+// The tile loop of the single-pass compaction (device code; CUB's AgentSelectIf). One
+// block per tile of P::block * P::items elements, taken in the order blocks start
+// (pacxx::tile_order): each thread loads its P::items consecutive elements and their
+// selection flags, the block scans the threads' counts with the tile's output offset
+// from the decoupled look-back (pacxx/block/lookback.hpp), the selected items are
+// staged in shared memory in output order and stored from there, a block-width apart
+// (coalesced). With Partition the rejected items follow the selected ones in the stage
+// and go to their own output, also in order (a stable partition).
+//
+// In place (the output is the input): a tile writes only below the end of its own
+// input (its output offset never exceeds its input offset), and it writes only after
+// the look-back has seen every earlier tile's aggregate, which each tile publishes only
+// after all its threads have loaded their elements. Later tiles' inputs lie above
+// everything this tile writes. So no tile overwrites input that another tile has not
+// read yet, and no scratch copy is needed. (A selector that also reads element i - 1,
+// as unique does, reads the element before its tile: positions below a tile are written
+// only by earlier tiles, and that position is written only when every element before
+// the tile was selected, that is with the value it already holds.)
+#pragma once
+#include <cstddef>
+#include <functional>
+
+#include "pacxx/block/block_scan.hpp"
+#include "pacxx/block/lookback.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+namespace agent {
+
+// Output offsets and counts (64 bits: more than 2^32 elements may be selected).
+using select_offset = unsigned long long;
+
+// load(i, U &v) -> bool: whether element i is selected; sets v to its value where it is
+// (and, for Partition, everywhere). store(j, v): the selected element of rank j;
+// rejected(j, v): the rejected element of rank j (Partition only).
+template <class P, class U, bool Partition, class Load, class Store, class Rejected>
+__attribute__((always_inline)) inline void select_tile(Load &&load, Store &&store,
+                                                       Rejected &&rejected, std::size_t n,
+                                                       const tile_state<select_offset> &state) {
+  using C = select_offset;
+  constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
+  block_scan<C, B> scan;
+  shared_memory<U, tile_size> stage;
+  shared_memory<C, 2> bounds;
+  const std::size_t tile = tile_order(state), base = tile * tile_size;
+  const std::size_t l = Thread::get().local.x;
+  const std::size_t valid = n - base < tile_size ? n - base : tile_size;
+  const std::size_t first = base + l * I;
+
+  U items[I];
+  bool selected[I];
+  C count = 0;
+  if (valid == tile_size) { // a full tile: no bounds checks
+    for (std::size_t k = 0; k < I; ++k)
+      selected[k] = load(first + k, items[k]);
+  } else {
+    for (std::size_t k = 0; k < I; ++k)
+      selected[k] = l * I + k < valid && load(first + k, items[k]);
+  }
+  for (std::size_t k = 0; k < I; ++k)
+    count += selected[k] ? 1 : 0;
+
+  // The thread's output offset: the tile's prefix (look-back; tile 0 has none and
+  // publishes its count at once) plus the counts of the threads before it. One scan
+  // call for every tile keeps the barriers out of tile-dependent branches.
+  auto prefix_of = [&](const C &aggregate) -> C {
+    if (tile == 0) {
+      if (warp::lane() == 0)
+        state.publish_inclusive(0, aggregate);
+      return C(0);
+    }
+    lookback_prefix<C, std::plus<C>> lookback{state, tile, std::plus<C>{}};
+    return lookback(aggregate);
+  };
+  C before;
+  const C offset = scan.exclusive_with_prefix(count, std::plus<C>{}, prefix_of, before);
+  if (l == 0)
+    bounds[0] = offset;
+  if (l == B - 1)
+    bounds[1] = offset + count;
+  barrier();
+  const C prefix = bounds[0], total = bounds[1] - prefix;
+
+  // Stage in output order: the selected items at [0, total), then (Partition) the
+  // rejected ones at [total, valid).
+  C mine = offset - prefix, other = total + l * I - mine;
+  for (std::size_t k = 0; k < I; ++k) {
+    if (selected[k])
+      stage[mine++] = items[k];
+    else if (Partition && l * I + k < valid)
+      stage[other++] = items[k];
+  }
+  barrier();
+  const std::size_t end = Partition ? valid : total;
+  for (std::size_t k = 0; k < I; ++k) {
+    const std::size_t i = k * B + l;
+    if (i < end) {
+      if (!Partition || i < total)
+        store(prefix + i, stage[i]);
+      else
+        rejected(base - prefix + (i - total), stage[i]);
+    }
+  }
+}
+
+} // namespace agent
+} // namespace pacxx

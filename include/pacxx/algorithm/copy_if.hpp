@@ -1,0 +1,295 @@
+// Compaction (issue 9): gpu::copy_if(in, out, pred), gpu::copy_if(in, pred),
+// gpu::stable_partition(v, pred), and the passes that action::remove_if, action::unique
+// and the filtered gpu::copy stand on. One pass over the data selects (CUB's
+// DeviceSelect::If design, pacxx/agent/select.hpp): each tile counts its selected items,
+// a block scan with the decoupled look-back gives each tile its output offset, and the
+// selected items are staged through shared memory and stored coalesced.
+//
+// Launches. A compaction is at most two launches:
+//   - out known to be large enough (out.size() >= the input's size, in place included):
+//     the tiny tile-state clear and the pass; the count is read back from the last
+//     tile's published inclusive prefix (one small copy to the host).
+//   - out smaller than the input (copy_if(in, out, pred)) or an exactly sized result
+//     (copy_if(in, pred), gpu::copy of a filtered view into a gpu::vector): a count
+//     kernel first, which also clears the tile state (so it replaces the clear launch),
+//     then the pass. The count decides before anything is written: an output too small
+//     is a pacxx::error with out unchanged, and an exact result is allocated at its
+//     size. (Passing into an n-element scratch and copying back would read the input
+//     once, but needs n elements of scratch and cannot write an output view that is
+//     not contiguous without a third launch.)
+// The input may be any device range or a filtered pipeline (pacxx/detail/filtered.hpp:
+// x | view::filter(p) | view::transform(f)), whose filters are evaluated in the loads.
+#pragma once
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/traits.hpp>
+
+#include "pacxx/agent/select.hpp"
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/block/block_reduce.hpp"
+#include "pacxx/detail/filtered.hpp"
+#include "pacxx/device_range.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/vector.hpp"
+
+namespace pacxx {
+namespace detail {
+
+// The view an algorithm that evaluates filters predicated sends to the device: a
+// filtered pipeline as it is, anything else as device_view does.
+template <class R> auto source_view(R &&r, std::true_type /*filtered*/) {
+  static_assert(is_device_copyable<typename std::decay<R>::type>::value,
+                "pacxx: a filtered pipeline on a device must be made of device-copyable parts "
+                "(views over gpu::vectors or generators, trivially copyable predicates and "
+                "functions)");
+  return ranges::views::all(std::forward<R>(r));
+}
+template <class R> auto source_view(R &&r, std::false_type) {
+  return device_view(std::forward<R>(r));
+}
+template <class R> auto source_view(R &&r) {
+  return source_view(std::forward<R>(r), is_filtered<typename std::decay<R>::type>{});
+}
+// The number of indices a source runs over: its base's size where it is filtered.
+template <class V> std::size_t source_size(V &v, std::true_type) {
+  return device_size(filter_access<V>::base(v));
+}
+template <class V> std::size_t source_size(V &v, std::false_type) { return device_size(v); }
+template <class V> std::size_t source_size(V &v) { return source_size(v, is_filtered<V>{}); }
+
+} // namespace detail
+} // namespace pacxx
+
+namespace gpu {
+namespace detail {
+
+using select_offset = pacxx::agent::select_offset;
+
+// Selectors: sel(src, i, v) says whether element i of source src is selected and sets v
+// to its value (always, where the element survives the source's own filters).
+struct select_kept {
+  template <class Src, class U> bool operator()(const Src &src, std::size_t i, U &v) const {
+    if (!src.keep(i))
+      return false;
+    v = src.get(i);
+    return true;
+  }
+};
+template <class Pred, bool Negate = false> struct select_if {
+  Pred pred;
+  template <class Src, class U> bool operator()(const Src &src, std::size_t i, U &v) const {
+    if (!src.keep(i))
+      return false;
+    v = src.get(i);
+    return bool(pred(static_cast<const U &>(v))) != Negate;
+  }
+};
+// The first element of each run of eq-equal neighbours (std::unique keeps the first).
+template <class Eq> struct select_unique {
+  Eq eq;
+  template <class Src, class U> bool operator()(const Src &src, std::size_t i, U &v) const {
+    v = src.get(i);
+    if (i == 0)
+      return true;
+    const U prev = src.get(i - 1);
+    return !bool(eq(prev, static_cast<const U &>(v)));
+  }
+};
+
+// Device memory of one compaction: the tiles' state and the count kernel's partials.
+struct select_memory {
+  pacxx::tile_state<select_offset> state;
+  std::size_t tiles;
+  select_offset *partials;
+  pacxx::launch_config count_grid;
+};
+template <class P> select_memory select_setup(const char *name, std::size_t n) {
+  using C = select_offset;
+  constexpr std::size_t tile = P::block * P::items;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, tile);
+  if (tiles > 0xffffffffu)
+    throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
+                       " elements are more tiles than a compaction counts");
+  using R = pacxx::policy::reduce;
+  pacxx::launch_config cfg =
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, R::items), R::block, R::max_blocks);
+  const std::size_t state_bytes = (pacxx::tile_state<C>::bytes(tiles) + 15) / 16 * 16;
+  char *mem = static_cast<char *>(pacxx::detail::scratch(state_bytes + cfg.grid.x * sizeof(C)));
+  return {pacxx::tile_state<C>::at(mem, tiles), tiles, reinterpret_cast<C *>(mem + state_bytes),
+          cfg};
+}
+
+// The tiny kernel that clears the tiles' state (one kernel for every compaction).
+inline void clear_tiles(const select_memory &m) {
+  pacxx::kernel(
+      [](const pacxx::tile_state<select_offset> &s, std::size_t count) {
+        const std::size_t i = pacxx::Thread::get().global.x;
+        if (i < count)
+          s.clear(i, count - 1);
+      },
+      pacxx::detail::grid_for(m.tiles + 1, 256, std::size_t(1) << 31))(m.state, m.tiles + 1);
+}
+
+// The number of selected elements (one kernel, which also clears the tiles' state, and
+// a copy of the blocks' counts to the host).
+template <class V, class Sel>
+select_offset count_selected(const V &view, std::size_t n, Sel sel, const select_memory &m) {
+  using C = select_offset;
+  using P = pacxx::policy::reduce;
+  pacxx::kernel(
+      [sel](const auto &view, std::size_t n, const pacxx::tile_state<C> &s, std::size_t clear,
+            C *partials) {
+        auto v = view;
+        const auto src = pacxx::detail::make_source(v);
+        using U = ranges::range_value_t<decltype(v)>;
+        const std::size_t stride = pacxx::Grid::get().size.x * P::block;
+        for (std::size_t i = pacxx::Thread::get().global.x; i < clear; i += stride)
+          s.clear(i, clear - 1);
+        C c = 0;
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          U x;
+          c += sel(src, i, x) ? 1 : 0;
+        });
+        pacxx::block_reduce<C, P::block> r;
+        c = r.reduce(c, std::plus<C>{});
+        if (pacxx::Thread::get().local.x == 0)
+          partials[pacxx::Block::get().index.x] = c;
+      },
+      m.count_grid)(view, n, m.state, m.tiles + 1, m.partials);
+  std::vector<C> host(m.count_grid.grid.x);
+  pacxx::detail::copy_to_host(host.data(), m.partials, host.size() * sizeof(C));
+  C total = 0;
+  for (C c : host)
+    total += c;
+  return total;
+}
+
+// The pass (the tile state must be clear): selected elements to out in order, and with
+// Partition the rejected ones to rejected in order. Returns the number selected.
+template <class P, bool Partition, class V, class Sel, class Out, class Rej>
+select_offset select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
+                          const select_memory &m) {
+  using C = select_offset;
+  pacxx::kernel(
+      [sel](const auto &in_view, const auto &out_view, const auto &rej_view, std::size_t n,
+            const pacxx::tile_state<C> &s) {
+        auto v = in_view;
+        auto out = out_view;
+        auto rej = rej_view;
+        const auto src = pacxx::detail::make_source(v);
+        using U = ranges::range_value_t<decltype(v)>;
+        auto result = ranges::begin(out);
+        auto rejected = ranges::begin(rej);
+        using DO = ranges::range_difference_t<decltype(out)>;
+        using DR = ranges::range_difference_t<decltype(rej)>;
+        pacxx::agent::select_tile<P, U, Partition>(
+            [&](std::size_t i, U &x) -> bool { return sel(src, i, x); },
+            [&](std::size_t j, const U &x) { *(result + static_cast<DO>(j)) = x; },
+            [&](std::size_t j, const U &x) { *(rejected + static_cast<DR>(j)) = x; }, n, s);
+      },
+      pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state);
+  pacxx::detail::word_slot<C> last;
+  pacxx::detail::copy_to_host(&last, m.state.inclusive + (m.tiles - 1), sizeof last);
+  C total;
+  std::memcpy(&total, &last, sizeof total);
+  return total;
+}
+
+// Runs a compaction of source view `in` (n indices) into the device view out of m
+// elements: clear and pass where out is large enough for every index, else count
+// first. Returns the number written.
+template <class V, class Sel, class Out>
+std::size_t select_into(const char *name, const V &in, std::size_t n, Sel sel, const Out &out,
+                        std::size_t m) {
+  using U = ranges::range_value_t<V>;
+  using P = pacxx::policy::select_for<U>;
+  if (n == 0)
+    return 0;
+  const select_memory mem = select_setup<P>(name, n);
+  if (m < n) {
+    const select_offset c = count_selected(in, n, sel, mem);
+    if (c > m)
+      throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
+                         " elements, " + std::to_string(c) + " are selected");
+    if (c == 0)
+      return 0;
+  } else {
+    clear_tiles(mem);
+  }
+  return select_pass<P, false>(in, n, sel, out, out, mem);
+}
+
+// A new gpu::vector<T> (T: the source's value type unless given) of exactly the
+// selected elements: count, then the pass.
+template <class T = void, class V, class Sel>
+auto select_exact(const char *name, const V &in, Sel sel) {
+  using U = ranges::range_value_t<V>;
+  using E = typename std::conditional<std::is_void<T>::value, U, T>::type;
+  using P = pacxx::policy::select_for<U>;
+  auto v = in;
+  const std::size_t n = pacxx::detail::source_size(v);
+  if (n == 0)
+    return vector<E>();
+  const select_memory mem = select_setup<P>(name, n);
+  vector<E> out(count_selected(in, n, sel, mem));
+  if (out.size() != 0)
+    select_pass<P, false>(in, n, sel, ranges::views::all(out), ranges::views::all(out), mem);
+  return out;
+}
+
+} // namespace detail
+
+// Copies the elements of in for which pred is true to out, in order; returns how many.
+// in: any device range or filtered pipeline; out: a gpu::vector or a writable view over
+// one. An out smaller than the number of selected elements is a pacxx::error, and out
+// is left unchanged.
+template <class In, class Out, class Pred,
+          class = typename std::enable_if<ranges::range<Out>>::type>
+std::size_t copy_if(In &&in, Out &&out, Pred pred) {
+  static_assert(pacxx::is_device_copyable<Pred>::value,
+                "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
+  auto src = pacxx::detail::source_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::source_size(src), m = pacxx::detail::device_size(dst);
+  return detail::select_into("gpu::copy_if", src, n, detail::select_if<Pred>{pred}, dst, m);
+}
+
+// A new gpu::vector holding exactly the elements of in for which pred is true.
+template <class In, class Pred> auto copy_if(In &&in, Pred pred) {
+  static_assert(pacxx::is_device_copyable<Pred>::value,
+                "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
+  return detail::select_exact("gpu::copy_if", pacxx::detail::source_view(std::forward<In>(in)),
+                              detail::select_if<Pred>{pred});
+}
+
+// Reorders v so that the elements for which pred is true come first, both parts in
+// their original order; returns the number of true elements. One pass (and the tile
+// clear): the true elements are written in place (safe, as in remove_if), the false
+// ones to pooled scratch, copied behind them afterwards (a device copy, not a launch).
+template <class T, class Pred> std::size_t stable_partition(vector<T> &v, Pred pred) {
+  static_assert(pacxx::is_device_copyable<Pred>::value,
+                "gpu::stable_partition: the predicate must be trivially copyable (capture "
+                "values only)");
+  using P = pacxx::policy::select_for<T>;
+  const std::size_t n = v.size();
+  if (n == 0)
+    return 0;
+  const detail::select_memory mem = detail::select_setup<P>("gpu::stable_partition", n);
+  vector<T> rejected(n);
+  detail::clear_tiles(mem);
+  auto view = pacxx::detail::device_view(v);
+  const std::size_t t = detail::select_pass<P, true>(view, n, detail::select_if<Pred>{pred}, view,
+                                                     pacxx::detail::device_view(rejected), mem);
+  pacxx::detail::copy_on_device(v.data() + t, rejected.data(), (n - t) * sizeof(T));
+  return t;
+}
+
+} // namespace gpu
