@@ -71,6 +71,16 @@ template <class T> struct select_for {
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
 };
 
+// gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's
+// `items` loads in flight before it bins them); up to `shared_bins` bins each block
+// counts in shared memory (4 bytes a bin) and adds its counts to the result once.
+struct histogram {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 1024;
+  static constexpr std::size_t shared_bins = 4096;
+};
+
 } // namespace policy
 
 namespace detail {
