@@ -72,7 +72,7 @@ pacxx::tile_state<S> prepare_pass(const char *name, std::size_t n, std::size_t e
   if (extra_at)
     *extra_at = memory + bytes;
   auto state = pacxx::tile_state<S>::at(memory, tiles);
-  clear_tile_words(state.counter, tiles + 1);
+  clear_tile_words(state.counter, pacxx::tile_state<S>::clear_words(tiles));
   return state;
 }
 

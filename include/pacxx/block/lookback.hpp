@@ -85,6 +85,12 @@ template <class T> struct tile_state {
     return s;
   }
 
+  // Host: how many 32-bit words from `counter` on hold the counter and every status (a
+  // pass is ready once they are zero; a type-independent clear kernel may zero them).
+  static std::size_t clear_words(std::size_t tiles) {
+    return (16 + (packed ? sizeof(unsigned long long) : sizeof(unsigned)) * tiles) / 4;
+  }
+
   // Device: clears entry i of [0, tiles]: the status of tile i, or (i == tiles) the
   // counter.
   void clear(std::size_t i, std::size_t tiles) const {
