@@ -12,6 +12,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_sizes.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -190,14 +192,7 @@ void histogram_skewed_thrust(benchmark::State &state) {
   histogram_baseline(state, true, thrust_hist);
 }
 
-void sizes(benchmark::internal::Benchmark *b) {
-  int lo = 16, hi = 28;
-  if (const char *s = std::getenv("PACXX_BENCH_MAX_LOG2"))
-    hi = std::atoi(s);
-  for (int e = lo; e <= hi; ++e)
-    b->Arg(int64_t(1) << e);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
-}
+using pacxx_bench::sizes;
 
 } // namespace
 

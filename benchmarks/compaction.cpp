@@ -8,6 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_sizes.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -90,14 +92,7 @@ void copy_if_thrust(benchmark::State &state) {
           [](inputs &d) { return thrust_copy_if_positive(d.in.data(), d.out.data(), d.h.size()); });
 }
 
-void sizes(benchmark::internal::Benchmark *b) {
-  int lo = 16, hi = 28;
-  if (const char *s = std::getenv("PACXX_BENCH_MAX_LOG2"))
-    hi = std::atoi(s);
-  for (int e = lo; e <= hi; ++e)
-    b->Arg(int64_t(1) << e);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
-}
+using pacxx_bench::sizes;
 
 } // namespace
 

@@ -13,6 +13,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_sizes.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -138,14 +140,7 @@ void sum_thrust(benchmark::State &state) {
   sum(state, [](inputs &d) { return red_thrust_sum(d.a.data(), d.a.size()); });
 }
 
-void sizes(benchmark::internal::Benchmark *b) {
-  int lo = 16, hi = 28;
-  if (const char *s = std::getenv("PACXX_BENCH_MAX_LOG2"))
-    hi = std::atoi(s);
-  for (int e = lo; e <= hi; ++e)
-    b->Arg(int64_t(1) << e);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
-}
+using pacxx_bench::sizes;
 
 } // namespace
 

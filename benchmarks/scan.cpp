@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_sizes.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -148,14 +150,7 @@ void transform_scan_cub(benchmark::State &state) {
              [&] { cub_transform_scan_transform(d.f.data(), d.fout.data(), d.f.size()); });
 }
 
-void sizes(benchmark::internal::Benchmark *b) {
-  int lo = 16, hi = 28;
-  if (const char *s = std::getenv("PACXX_BENCH_MAX_LOG2"))
-    hi = std::atoi(s);
-  for (int e = lo; e <= hi; ++e)
-    b->Arg(int64_t(1) << e);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
-}
+using pacxx_bench::sizes;
 
 } // namespace
 

@@ -7,6 +7,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_sizes.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -248,14 +250,7 @@ void copy_d2d(benchmark::State &state) {
   set_rates(state, n, 2);
 }
 
-void sizes(benchmark::internal::Benchmark *b) {
-  int lo = 16, hi = 28;
-  if (const char *s = std::getenv("PACXX_BENCH_MAX_LOG2"))
-    hi = std::atoi(s);
-  for (int e = lo; e <= hi; ++e)
-    b->Arg(int64_t(1) << e);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
-}
+using pacxx_bench::sizes;
 
 } // namespace
 

@@ -32,6 +32,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/select.hpp"
+#include "pacxx/algorithm/detail/clear_tiles.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/block/block_reduce.hpp"
 #include "pacxx/detail/filtered.hpp"
@@ -127,16 +128,8 @@ template <class P> select_memory select_setup(const char *name, std::size_t n) {
           cfg};
 }
 
-// The tiny kernel that clears the tiles' state (one kernel for every compaction).
-inline void clear_tiles(const select_memory &m) {
-  pacxx::kernel(
-      [](const pacxx::tile_state<select_offset> &s, std::size_t count) {
-        const std::size_t i = pacxx::Thread::get().global.x;
-        if (i < count)
-          s.clear(i, count - 1);
-      },
-      pacxx::detail::grid_for(m.tiles + 1, 256, std::size_t(1) << 31))(m.state, m.tiles + 1);
-}
+// The tiny kernel that clears the tiles' state (detail/clear_tiles.hpp).
+inline void clear_tiles(const select_memory &m) { gpu::detail::clear_tiles(m.state, m.tiles); }
 
 // The number of selected elements (one kernel, which also clears the tiles' state, and
 // a copy of the blocks' counts to the host).

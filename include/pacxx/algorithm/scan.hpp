@@ -15,6 +15,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/scan.hpp"
+#include "pacxx/algorithm/detail/clear_tiles.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -44,13 +45,7 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
                        " elements are more tiles than a scan counts");
   auto state =
       pacxx::tile_state<T>::at(pacxx::detail::scratch(pacxx::tile_state<T>::bytes(tiles)), tiles);
-  pacxx::kernel(
-      [](const pacxx::tile_state<T> &s, std::size_t tiles) {
-        const std::size_t i = pacxx::Thread::get().global.x;
-        if (i <= tiles)
-          s.clear(i, tiles);
-      },
-      pacxx::detail::grid_for(tiles + 1, 256, std::size_t(1) << 31))(state, tiles);
+  clear_tiles(state, tiles);
   pacxx::kernel(
       [op, init](const auto &in_view, const auto &out_view, std::size_t n,
                  const pacxx::tile_state<T> &s) {

@@ -22,6 +22,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/scan.hpp"
+#include "pacxx/algorithm/detail/clear_tiles.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -46,18 +47,6 @@ template <class Op> struct segmented {
   }
 };
 
-// Clears the counter and status words of a pass's tile state (one kernel for every
-// by-key algorithm: it depends on no value type).
-inline void clear_tile_words(unsigned *words, std::size_t count) {
-  pacxx::kernel(
-      [](unsigned *w, std::size_t count) {
-        const std::size_t i = pacxx::Thread::get().global.x;
-        if (i < count)
-          w[i] = 0;
-      },
-      pacxx::detail::grid_for(count, 256, std::size_t(1) << 31))(words, count);
-}
-
 // The tile state of a single pass over n elements in `extra` more bytes of scratch
 // (at `*extra_at`, 16-byte aligned), its status words cleared.
 template <class S, class P>
@@ -72,7 +61,7 @@ pacxx::tile_state<S> prepare_pass(const char *name, std::size_t n, std::size_t e
   if (extra_at)
     *extra_at = memory + bytes;
   auto state = pacxx::tile_state<S>::at(memory, tiles);
-  clear_tile_words(state.counter, pacxx::tile_state<S>::clear_words(tiles));
+  clear_tiles(state, tiles);
   return state;
 }
 
