@@ -13,14 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));   \
-      std::abort();                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 namespace {
 
