@@ -227,6 +227,12 @@ TEST(Filter, ReduceForEachCopyMatchRangeV3) {
     EXPECT_EQ(x | view::filter(pos) | view::transform(sq) | view::filter(small) |
                   view::transform(one) | gpu::reduce(0LL),
               ranges::distance(hv | view::filter(pos) | view::transform(sq) | view::filter(small)));
+    // gpu::count_if and gpu::count over filtered pipelines (one kernel each)
+    auto is_zero = [](float v) { return v == 0.f; };
+    EXPECT_EQ(gpu::count_if(x | view::filter(pos), small),
+              std::size_t(ranges::distance(hv | view::filter(pos) | view::filter(small))));
+    EXPECT_EQ(x | view::remove_if(pos) | gpu::count(0.f),
+              std::size_t(ranges::distance(hv | view::remove_if(pos) | view::filter(is_zero))));
     // a filter over a zip: elements of both vectors
     auto first_pos = [](const auto &p) { return std::get<0>(p) > 0.f; };
     auto second = [](const auto &p) { return double(std::get<1>(p)); };

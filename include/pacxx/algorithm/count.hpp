@@ -1,7 +1,8 @@
 // gpu::count(rng, value) and gpu::count_if(rng, pred): the number of elements equal to
 // value (for which pred holds), as a std::size_t. One kernel over the fused views
 // (gpu::reduce's, each load counting 0 or 1), the block partials summed on the host.
-// Pipe forms: rng | gpu::count(value), rng | gpu::count_if(pred).
+// Pipe forms: rng | gpu::count(value), rng | gpu::count_if(pred). Filtered pipelines
+// (view::filter / remove_if) are counted too.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -9,9 +10,11 @@
 #include <utility>
 
 #include <range/v3/range/concepts.hpp>
+#include <range/v3/view/transform.hpp>
 
 #include "pacxx/algorithm/detail/functional.hpp"
 #include "pacxx/algorithm/reduce.hpp"
+#include "pacxx/detail/filtered.hpp"
 
 namespace gpu {
 
@@ -22,9 +25,27 @@ template <class Pred> struct count_one {
     return pred(std::forward<X>(x)) ? 1 : 0;
   }
 };
-template <class Rng, class Pred> std::size_t count_where(Rng &&rng, Pred pred) {
+template <class Pred> struct count_value {
+  Pred pred;
+  template <class X> std::size_t operator()(X &&x) const {
+    return pred(std::forward<X>(x)) ? 1 : 0;
+  }
+};
+template <class Rng, class Pred>
+std::size_t count_where(Rng &&rng, Pred pred, std::false_type /*filtered*/) {
   return detail::transform_reduce(std::forward<Rng>(rng), std::size_t(0), std::plus<>{},
                                   count_one<Pred>{pred});
+}
+// A filtered pipeline (view::filter, remove_if) is not random access: it is counted by
+// gpu::reduce, which evaluates filters per index (detail/filtered.hpp), still one kernel.
+template <class Rng, class Pred>
+std::size_t count_where(Rng &&rng, Pred pred, std::true_type /*filtered*/) {
+  return gpu::reduce(std::forward<Rng>(rng) | ranges::views::transform(count_value<Pred>{pred}),
+                     std::size_t(0));
+}
+template <class Rng, class Pred> std::size_t count_where(Rng &&rng, Pred pred) {
+  return count_where(std::forward<Rng>(rng), pred,
+                     pacxx::detail::is_filtered<typename std::decay<Rng>::type>{});
 }
 } // namespace detail
 

@@ -59,6 +59,9 @@ inline void store_volatile(unsigned *p, unsigned v) { *static_cast<volatile unsi
 template <class T> struct tile_state {
   enum : unsigned { empty = 0, has_aggregate = 1, has_prefix = 2 };
   static constexpr bool packed = sizeof(T) <= 4;
+  // The bytes a packed word carries (the packed branches are compiled for every T, C++14
+  // has no if constexpr: a size that never exceeds either side keeps them in bounds).
+  static constexpr std::size_t packed_bytes = sizeof(T) < 4 ? sizeof(T) : 4;
 
   unsigned *counter;         // tiles handed out so far (tile_order)
   unsigned long long *words; // packed: per tile, value << 32 | status
@@ -111,7 +114,7 @@ template <class T> struct tile_state {
     if (packed) {
       const unsigned long long w = *static_cast<const volatile unsigned long long *>(words + tile);
       const unsigned bits = static_cast<unsigned>(w >> 32);
-      std::memcpy(&value, &bits, sizeof(T));
+      std::memcpy(&value, &bits, packed_bytes);
       return static_cast<unsigned>(w) & 3u;
     }
     const unsigned st = detail::load_volatile(status + tile);
@@ -126,7 +129,7 @@ private:
   void publish(std::size_t tile, const T &v, unsigned st) const {
     if (packed) {
       unsigned bits = 0;
-      std::memcpy(&bits, &v, sizeof(T));
+      std::memcpy(&bits, &v, packed_bytes);
       *static_cast<volatile unsigned long long *>(words + tile) =
           static_cast<unsigned long long>(bits) << 32 | st;
       return;
