@@ -8,6 +8,9 @@ Benchmark names are '<family>_<variant>/<n>/real_time', variant the last '_' par
 pacxx, cub, thrust (or cuda)."""
 import collections, json, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import plot  # one plot style for every results page
+
 def load_all(paths):
     table = collections.defaultdict(dict)
     meta = None
@@ -105,18 +108,7 @@ def main(out_dir, paths):
             lines.append('| ' + ' | '.join(row) + ' |')
         lines.append('')
         if plt and pts:
-            plt.figure(figsize=(6, 4))
-            for label, ps in pts.items():
-                plt.plot([x for x, _ in ps], [y for _, y in ps], marker='o', label=label)
-            plt.axhline(1.0, color='gray', lw=0.8)
-            plt.xscale('log', base=2)
-            plt.xlabel('input size')
-            plt.ylabel('pacxx speedup')
-            plt.title(fam)
-            plt.legend()
-            plt.tight_layout()
-            plt.savefig(os.path.join(out_dir, 'stl_%s.png' % fam), dpi=100)
-            plt.close()
+            plot(plt, pts, 'pacxx speedup', fam, os.path.join(out_dir, 'stl_%s.png' % fam))
     with open(os.path.join(out_dir, 'parallel_stl.md'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
 
