@@ -63,7 +63,7 @@ image &data(std::size_t side) {
   auto &p = (*all)[side];
   if (!p) {
     p.reset(new image(side));
-    rof_cuda *s = rof_cuda_create(p->noisy.data(), side, side, kLambda);
+    rof_cuda_solver *s = rof_cuda_create(p->noisy.data(), side, side, kLambda);
     rof_cuda_iterate(s, kIterations);
     p->cuda_result.resize(side * side);
     rof_cuda_u(s, p->cuda_result.data());

@@ -159,15 +159,15 @@ struct extrapolate {
 
 } // namespace
 
-struct rof_thrust {
+struct rof_thrust_solver {
   unsigned w, n;
   float lambda, tau, sigma;
   thrust::device_vector<float> f, u, u_old, u_bar, px, py, q, px_t, py_t, q_t, kty;
 };
 
-extern "C" rof_thrust *rof_thrust_create(const float *f_host, std::size_t width,
-                                         std::size_t height, float lambda) {
-  auto *s = new rof_thrust;
+extern "C" rof_thrust_solver *rof_thrust_create(const float *f_host, std::size_t width,
+                                                std::size_t height, float lambda) {
+  auto *s = new rof_thrust_solver;
   s->w = static_cast<unsigned>(width);
   s->n = static_cast<unsigned>(width * height);
   s->lambda = lambda;
@@ -181,7 +181,7 @@ extern "C" rof_thrust *rof_thrust_create(const float *f_host, std::size_t width,
   return s;
 }
 
-extern "C" void rof_thrust_iterate(rof_thrust *s, int iterations) {
+extern "C" void rof_thrust_iterate(rof_thrust_solver *s, int iterations) {
   using thrust::counting_iterator;
   const unsigned n = s->n, w = s->w;
   const float sigma = s->sigma, tau = s->tau;
@@ -191,12 +191,11 @@ extern "C" void rof_thrust_iterate(rof_thrust *s, int iterations) {
     // Dual term 1, TV: y~ = y + sigma K u_bar per operator, then its prox.
     thrust::transform(i0, i1, s->px.begin(), s->px_t.begin(), grad_x_plus{ubar, w, sigma});
     thrust::transform(i0, i1, s->py.begin(), s->py_t.begin(), grad_y_plus{ubar, w, n, sigma});
-    thrust::for_each(
-        thrust::make_zip_iterator(thrust::make_tuple(s->px_t.begin(), s->py_t.begin(),
-                                                     s->px.begin(), s->py.begin())),
-        thrust::make_zip_iterator(
-            thrust::make_tuple(s->px_t.end(), s->py_t.end(), s->px.end(), s->py.end())),
-        project{});
+    thrust::for_each(thrust::make_zip_iterator(thrust::make_tuple(s->px_t.begin(), s->py_t.begin(),
+                                                                  s->px.begin(), s->py.begin())),
+                     thrust::make_zip_iterator(thrust::make_tuple(s->px_t.end(), s->py_t.end(),
+                                                                  s->px.end(), s->py.end())),
+                     project{});
     // Dual term 2, L2 data: y~ = y + sigma u_bar, then its prox.
     thrust::transform(s->u_bar.begin(), s->u_bar.end(), s->q.begin(), s->q_t.begin(),
                       identity_plus{sigma});
@@ -210,15 +209,14 @@ extern "C" void rof_thrust_iterate(rof_thrust *s, int iterations) {
                       grad_y_transposed_plus{thrust::raw_pointer_cast(s->py.data()), w, n});
     thrust::transform(s->kty.begin(), s->kty.end(), s->q.begin(), s->kty.begin(), add{});
     thrust::transform(s->u.begin(), s->u.end(), s->kty.begin(), s->u.begin(), descend{tau});
-    thrust::transform(s->u.begin(), s->u.end(), s->u_old.begin(), s->u_bar.begin(),
-                      extrapolate{});
+    thrust::transform(s->u.begin(), s->u.end(), s->u_old.begin(), s->u_bar.begin(), extrapolate{});
   }
 }
 
-extern "C" void rof_thrust_u(const rof_thrust *s, float *u_host) {
+extern "C" void rof_thrust_u(const rof_thrust_solver *s, float *u_host) {
   thrust::copy(s->u.begin(), s->u.end(), u_host);
 }
-extern "C" void rof_thrust_destroy(rof_thrust *s) { delete s; }
+extern "C" void rof_thrust_destroy(rof_thrust_solver *s) { delete s; }
 
 // ---- hand-fused CUDA: two kernels per iteration -----------------------------------------
 namespace {
@@ -276,16 +274,16 @@ __global__ void primal_kernel(const float2 *__restrict__ p, const float *__restr
 
 } // namespace
 
-struct rof_cuda {
+struct rof_cuda_solver {
   int w, h;
   float lambda, tau, sigma;
   float *f, *u, *u_bar, *q;
   float2 *p;
 };
 
-extern "C" rof_cuda *rof_cuda_create(const float *f_host, std::size_t width, std::size_t height,
-                                     float lambda) {
-  auto *s = new rof_cuda;
+extern "C" rof_cuda_solver *rof_cuda_create(const float *f_host, std::size_t width,
+                                            std::size_t height, float lambda) {
+  auto *s = new rof_cuda_solver;
   s->w = static_cast<int>(width);
   s->h = static_cast<int>(height);
   s->lambda = lambda;
@@ -304,7 +302,7 @@ extern "C" rof_cuda *rof_cuda_create(const float *f_host, std::size_t width, std
   return s;
 }
 
-extern "C" void rof_cuda_iterate(rof_cuda *s, int iterations) {
+extern "C" void rof_cuda_iterate(rof_cuda_solver *s, int iterations) {
   const dim3 block(bx, by), grid((s->w + bx - 1) / bx, (s->h + by - 1) / by);
   const float scale = 1.f / (1.f + s->sigma / s->lambda);
   for (int it = 0; it < iterations; ++it) {
@@ -314,10 +312,10 @@ extern "C" void rof_cuda_iterate(rof_cuda *s, int iterations) {
   CHECK(cudaGetLastError());
 }
 
-extern "C" void rof_cuda_u(const rof_cuda *s, float *u_host) {
+extern "C" void rof_cuda_u(const rof_cuda_solver *s, float *u_host) {
   CHECK(cudaMemcpy(u_host, s->u, sizeof(float) * s->w * s->h, cudaMemcpyDeviceToHost));
 }
-extern "C" void rof_cuda_destroy(rof_cuda *s) {
+extern "C" void rof_cuda_destroy(rof_cuda_solver *s) {
   CHECK(cudaFree(s->f));
   CHECK(cudaFree(s->u));
   CHECK(cudaFree(s->u_bar));

@@ -15,19 +15,19 @@
 #include <cstddef>
 
 extern "C" {
-struct rof_thrust;
-rof_thrust *rof_thrust_create(const float *f_host, std::size_t width, std::size_t height,
-                              float lambda);
-void rof_thrust_iterate(rof_thrust *s, int iterations);
-void rof_thrust_u(const rof_thrust *s, float *u_host);
-void rof_thrust_destroy(rof_thrust *s);
+struct rof_thrust_solver;
+rof_thrust_solver *rof_thrust_create(const float *f_host, std::size_t width, std::size_t height,
+                                     float lambda);
+void rof_thrust_iterate(rof_thrust_solver *s, int iterations);
+void rof_thrust_u(const rof_thrust_solver *s, float *u_host);
+void rof_thrust_destroy(rof_thrust_solver *s);
 
-struct rof_cuda;
-rof_cuda *rof_cuda_create(const float *f_host, std::size_t width, std::size_t height,
-                          float lambda);
-void rof_cuda_iterate(rof_cuda *s, int iterations);
-void rof_cuda_u(const rof_cuda *s, float *u_host);
-void rof_cuda_destroy(rof_cuda *s);
+struct rof_cuda_solver;
+rof_cuda_solver *rof_cuda_create(const float *f_host, std::size_t width, std::size_t height,
+                                 float lambda);
+void rof_cuda_iterate(rof_cuda_solver *s, int iterations);
+void rof_cuda_u(const rof_cuda_solver *s, float *u_host);
+void rof_cuda_destroy(rof_cuda_solver *s);
 
 void rof_synchronize();
 std::size_t rof_launches();          // kernel launches through the CUDA runtime so far

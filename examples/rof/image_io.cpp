@@ -106,7 +106,14 @@ bool pgm_write(std::FILE *f, gray **rows, int cols, int nrows) {
   return true;
 }
 
+// libnetpbm names the program in its messages.
+void init_netpbm() {
+  static const bool done = (pm_init("rof", 0), true);
+  (void)done;
+}
+
 image read_pgm(const std::string &path) {
+  init_netpbm();
   file f(std::fopen(path.c_str(), "rb"));
   if (!f)
     fail(path, std::strerror(errno));
@@ -131,6 +138,7 @@ image read_pgm(const std::string &path) {
 
 void write_pgm(const std::string &path, const std::vector<png_byte> &buf, std::size_t w,
                std::size_t h) {
+  init_netpbm();
   std::vector<gray> data(buf.begin(), buf.end());
   std::vector<gray *> rows(h);
   for (std::size_t y = 0; y < h; ++y)

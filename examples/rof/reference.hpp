@@ -15,9 +15,8 @@ class reference_solver {
 
 public:
   reference_solver(const std::vector<float> &f, std::size_t width, float lambda)
-      : w_(width), h_(f.size() / width), lambda_(lambda), tau_(1.f / std::sqrt(9.f)),
-        sigma_(tau_), f_(f), u_(f), u_bar_(f), px_(f.size(), 0.f), py_(f.size(), 0.f),
-        q_(f.size(), 0.f) {}
+      : w_(width), h_(f.size() / width), lambda_(lambda), tau_(1.f / std::sqrt(9.f)), sigma_(tau_),
+        f_(f), u_(f), u_bar_(f), px_(f.size(), 0.f), py_(f.size(), 0.f), q_(f.size(), 0.f) {}
 
   const std::vector<float> &u() const { return u_; }
 

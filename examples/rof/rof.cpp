@@ -124,17 +124,16 @@ int run(const options &o) {
   const bool have_clean = o.noise > 0;
 
   const gpu::vector<float> f = gpu::copy(noisy.pixels), c = gpu::copy(clean.pixels);
-  auto solver = rof::make_primal_dual(
-      f, rof::make_term(rof::gradient{noisy.width}, rof::tv_dual(1.f)),
-      rof::make_term(rof::identity{}, rof::l2_data_dual(f, o.lambda)));
+  auto solver =
+      rof::make_primal_dual(f, rof::make_term(rof::gradient{noisy.width}, rof::tv_dual(1.f)),
+                            rof::make_term(rof::identity{}, rof::l2_data_dual(f, o.lambda)));
 
   std::printf("rof: %zu x %zu pixels, lambda %g, %d iterations, tau = sigma = %.4f "
               "(||K||^2 <= 8 + 1)\n",
               noisy.width, noisy.height, o.lambda, o.iterations, solver.tau());
   const double e0 = solver.energy(), psnr_noisy = have_clean ? rof::psnr(f, c) : 0;
   if (have_clean)
-    std::printf("noisy input: PSNR %.2f dB (noise sd %g, seed %u)\n", psnr_noisy, o.noise,
-                o.seed);
+    std::printf("noisy input: PSNR %.2f dB (noise sd %g, seed %u)\n", psnr_noisy, o.noise, o.seed);
   std::printf("%10s %16s %14s %14s %10s\n", "iteration", "energy", "primal res.", "dual res.",
               "PSNR dB");
   std::printf("%10d %16.6g %14s %14s %10s\n", 0, e0, "-", "-", "-");

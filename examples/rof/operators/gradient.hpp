@@ -9,7 +9,7 @@
 
 #include <pacxx/neighbours.hpp>
 
-#include "vec2.hpp"
+#include "../vec2.hpp"
 
 namespace rof {
 

@@ -173,9 +173,8 @@ private:
                    ranges::views::zip(std::get<I>(terms_).y...), detail::same{});
   }
   template <std::size_t... I> void primal_step(std::index_sequence<I...>) {
-    auto kt_y =
-        ranges::views::zip(std::get<I>(terms_).op.adjoint(std::get<I>(terms_).y)...) |
-        ranges::views::transform(detail::sum_all<m>{});
+    auto kt_y = ranges::views::zip(std::get<I>(terms_).op.adjoint(std::get<I>(terms_).y)...) |
+                ranges::views::transform(detail::sum_all<m>{});
     gpu::for_each(ranges::views::zip(u_, u_bar_, kt_y), detail::descent{tau_});
   }
 
@@ -183,10 +182,9 @@ private:
   double dual_residuals(Old &y_old, const gpu::vector<float> &u_bar_old,
                         std::index_sequence<I...>) {
     double d = 0;
-    int fold[] = {0, (d += gpu::reduce(ranges::views::zip(
-                                           std::get<I>(y_old), std::get<I>(terms_).y,
-                                           std::get<I>(terms_).op.apply(u_bar_old),
-                                           std::get<I>(terms_).op.apply(u_)) |
+    int fold[] = {0, (d += gpu::reduce(ranges::views::zip(std::get<I>(y_old), std::get<I>(terms_).y,
+                                                          std::get<I>(terms_).op.apply(u_bar_old),
+                                                          std::get<I>(terms_).op.apply(u_)) |
                                            ranges::views::transform(detail::dual_residual{sigma_}),
                                        0.0),
                       0)...};
