@@ -57,10 +57,9 @@ namespace detail {
 template <class T> struct neighbourhood_at {
   T *data;
   std::uint32_t width, height;
-  neighbourhood<T> operator()(std::size_t i) const noexcept {
-    const auto k = static_cast<std::uint32_t>(i);
-    const std::uint32_t y = k / width;
-    return neighbourhood<T>(data + i, k - y * width, y, width, height);
+  neighbourhood<T> operator()(std::uint32_t i) const noexcept {
+    const std::uint32_t y = i / width;
+    return neighbourhood<T>(data + i, i - y * width, y, width, height);
   }
 };
 
@@ -73,7 +72,9 @@ template <class T> auto neighbours_of(T *data, std::size_t size, std::size_t wid
                        std::to_string(size));
   const auto w = static_cast<std::uint32_t>(width);
   const auto h = static_cast<std::uint32_t>(size / width);
-  return ranges::views::iota(std::size_t(0), size) |
+  // A 32-bit iota: range-v3 counts a 64-bit unsigned iota with its diffmax_t, whose
+  // RANGES_ENSUREs call fprintf(stderr) under NDEBUG, which no kernel may reach.
+  return ranges::views::iota(std::uint32_t(0), static_cast<std::uint32_t>(size)) |
          ranges::views::transform(neighbourhood_at<T>{data, w, h});
 }
 } // namespace detail

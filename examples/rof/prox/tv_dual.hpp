@@ -17,14 +17,14 @@ public:
   explicit tv_dual(float alpha = 1.f) : alpha_(alpha) {}
 
   struct project {
-    float alpha;
+    float inv_alpha;
     vec2 operator()(vec2 y) const {
-      const float n = norm(y) / alpha;
+      const float n = norm(y) * inv_alpha;
       return n > 1.f ? (1.f / n) * y : y;
     }
   };
   template <class Tilde> auto prox(Tilde &&y_tilde, float /*sigma*/) const {
-    return std::forward<Tilde>(y_tilde) | ranges::views::transform(project{alpha_});
+    return std::forward<Tilde>(y_tilde) | ranges::views::transform(project{1.f / alpha_});
   }
 
   struct value {
