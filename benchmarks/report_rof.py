@@ -75,14 +75,15 @@ def table(runs):
            'points wrapped at link time); device memory held (cudaMemGetInfo before set-up minus '
            'after the first iteration); effective bandwidth = the two-pass schedule\'s compulsory '
            'traffic (14 floats a pixel) over the time, against cudaMemcpy device to device at the '
-           'image\'s size.', '',
+           'image\'s size. thrustnosync: the Thrust version\'s calls under thrust::cuda::par_nosync '
+           '(Thrust\'s default, as in FlexBox, waits for the device after every call); for reference.', '',
            '| pixels | variant | ms / iteration | launches / iteration | device MiB | '
            'compulsory MB / iteration | effective GB/s | of copy rate | pacxx speedup |',
            '|---|---|---|---|---|---|---|---|---|']
     sides = sorted({s for (_, s) in runs})
     for side in sides:
         p = runs.get(('pacxx', side))
-        for v in ('pacxx', 'cuda', 'thrust'):
+        for v in ('pacxx', 'cuda', 'thrust', 'thrustnosync'):
             b = runs.get((v, side))
             if not b:
                 continue

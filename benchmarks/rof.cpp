@@ -168,6 +168,11 @@ void baseline(benchmark::State &state, Create create, Iterate iterate, Result re
 void rof_thrust(benchmark::State &state) {
   baseline(state, rof_thrust_create, rof_thrust_iterate, rof_thrust_u, rof_thrust_destroy);
 }
+// The same Thrust calls without the wait at the end of each (not FlexBox's code; for
+// reference).
+void rof_thrustnosync(benchmark::State &state) {
+  baseline(state, rof_thrust_create, rof_thrust_nosync_iterate, rof_thrust_u, rof_thrust_destroy);
+}
 void rof_cuda(benchmark::State &state) {
   baseline(state, rof_cuda_create, rof_cuda_iterate, rof_cuda_u, rof_cuda_destroy);
 }
@@ -182,5 +187,6 @@ void sides(benchmark::internal::Benchmark *b) {
 
 BENCHMARK(rof_pacxx)->Apply(sides);
 BENCHMARK(rof_thrust)->Apply(sides);
+BENCHMARK(rof_thrustnosync)->Apply(sides);
 BENCHMARK(rof_cuda)->Apply(sides);
 BENCHMARK_MAIN();

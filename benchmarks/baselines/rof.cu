@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
@@ -181,7 +182,10 @@ extern "C" rof_thrust_solver *rof_thrust_create(const float *f_host, std::size_t
   return s;
 }
 
-extern "C" void rof_thrust_iterate(rof_thrust_solver *s, int iterations) {
+namespace {
+// One iteration in 11 Thrust calls, under the given execution policy.
+template <class Policy>
+void thrust_iterate(const Policy &policy, rof_thrust_solver *s, int iterations) {
   using thrust::counting_iterator;
   const unsigned n = s->n, w = s->w;
   const float sigma = s->sigma, tau = s->tau;
@@ -189,28 +193,39 @@ extern "C" void rof_thrust_iterate(rof_thrust_solver *s, int iterations) {
   const float *ubar = thrust::raw_pointer_cast(s->u_bar.data());
   for (int it = 0; it < iterations; ++it) {
     // Dual term 1, TV: y~ = y + sigma K u_bar per operator, then its prox.
-    thrust::transform(i0, i1, s->px.begin(), s->px_t.begin(), grad_x_plus{ubar, w, sigma});
-    thrust::transform(i0, i1, s->py.begin(), s->py_t.begin(), grad_y_plus{ubar, w, n, sigma});
-    thrust::for_each(thrust::make_zip_iterator(thrust::make_tuple(s->px_t.begin(), s->py_t.begin(),
+    thrust::transform(policy, i0, i1, s->px.begin(), s->px_t.begin(), grad_x_plus{ubar, w, sigma});
+    thrust::transform(policy, i0, i1, s->py.begin(), s->py_t.begin(),
+                      grad_y_plus{ubar, w, n, sigma});
+    thrust::for_each(policy,
+                     thrust::make_zip_iterator(thrust::make_tuple(s->px_t.begin(), s->py_t.begin(),
                                                                   s->px.begin(), s->py.begin())),
                      thrust::make_zip_iterator(thrust::make_tuple(s->px_t.end(), s->py_t.end(),
                                                                   s->px.end(), s->py.end())),
                      project{});
     // Dual term 2, L2 data: y~ = y + sigma u_bar, then its prox.
-    thrust::transform(s->u_bar.begin(), s->u_bar.end(), s->q.begin(), s->q_t.begin(),
+    thrust::transform(policy, s->u_bar.begin(), s->u_bar.end(), s->q.begin(), s->q_t.begin(),
                       identity_plus{sigma});
-    thrust::transform(s->q_t.begin(), s->q_t.end(), s->f.begin(), s->q.begin(),
+    thrust::transform(policy, s->q_t.begin(), s->q_t.end(), s->f.begin(), s->q.begin(),
                       l2_dual_prox{sigma, 1.f / (1.f + sigma / s->lambda)});
     // Primal: x_old = x; K^T y summed over the operators; x = x - tau K^T y; over-relax.
-    thrust::copy(s->u.begin(), s->u.end(), s->u_old.begin());
-    thrust::transform(i0, i1, s->kty.begin(),
+    thrust::copy(policy, s->u.begin(), s->u.end(), s->u_old.begin());
+    thrust::transform(policy, i0, i1, s->kty.begin(),
                       grad_x_transposed{thrust::raw_pointer_cast(s->px.data()), w});
-    thrust::transform(i0, i1, s->kty.begin(), s->kty.begin(),
+    thrust::transform(policy, i0, i1, s->kty.begin(), s->kty.begin(),
                       grad_y_transposed_plus{thrust::raw_pointer_cast(s->py.data()), w, n});
-    thrust::transform(s->kty.begin(), s->kty.end(), s->q.begin(), s->kty.begin(), add{});
-    thrust::transform(s->u.begin(), s->u.end(), s->kty.begin(), s->u.begin(), descend{tau});
-    thrust::transform(s->u.begin(), s->u.end(), s->u_old.begin(), s->u_bar.begin(), extrapolate{});
+    thrust::transform(policy, s->kty.begin(), s->kty.end(), s->q.begin(), s->kty.begin(), add{});
+    thrust::transform(policy, s->u.begin(), s->u.end(), s->kty.begin(), s->u.begin(), descend{tau});
+    thrust::transform(policy, s->u.begin(), s->u.end(), s->u_old.begin(), s->u_bar.begin(),
+                      extrapolate{});
   }
+}
+} // namespace
+
+extern "C" void rof_thrust_iterate(rof_thrust_solver *s, int iterations) {
+  thrust_iterate(thrust::device, s, iterations);
+}
+extern "C" void rof_thrust_nosync_iterate(rof_thrust_solver *s, int iterations) {
+  thrust_iterate(thrust::cuda::par_nosync, s, iterations);
 }
 
 extern "C" void rof_thrust_u(const rof_thrust_solver *s, float *u_host) {

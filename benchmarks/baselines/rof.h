@@ -3,7 +3,10 @@
 // tau = sigma = 1/3, theta = 1, as examples/rof) written
 //   - FlexBox style with Thrust (rof_thrust_*): one thrust::transform / for_each per
 //     operation of a module (each gradient direction, its transpose, each prox, each
-//     vector update), thrust::device_vector temporaries, no fusion across modules;
+//     vector update), thrust::device_vector temporaries, no fusion across modules.
+//     Thrust's default policy, which FlexBox uses, waits for the device at the end of
+//     every call; rof_thrust_nosync_iterate runs the same calls under
+//     thrust::cuda::par_nosync, to show how much of the difference is traffic alone;
 //   - by hand in CUDA (rof_cuda_*): the iteration in two kernels, the fewest that the
 //     data dependencies allow without recomputation.
 // Both own their device memory (cudaMalloc, in the primary context pacxx uses too).
@@ -19,6 +22,7 @@ struct rof_thrust_solver;
 rof_thrust_solver *rof_thrust_create(const float *f_host, std::size_t width, std::size_t height,
                                      float lambda);
 void rof_thrust_iterate(rof_thrust_solver *s, int iterations);
+void rof_thrust_nosync_iterate(rof_thrust_solver *s, int iterations);
 void rof_thrust_u(const rof_thrust_solver *s, float *u_host);
 void rof_thrust_destroy(rof_thrust_solver *s);
 

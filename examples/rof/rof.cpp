@@ -42,15 +42,15 @@ struct options {
   bool check = false;
 };
 
-[[noreturn]] void usage(const char *why) {
-  std::fprintf(stderr,
-               "rof: %s\n"
+[[noreturn]] void usage(const char *why, int status = 2) {
+  std::fprintf(status ? stderr : stdout,
+               "%s%s%s"
                "usage: rof (--input FILE.png|.pgm [--size N] | --synthetic N) [--noise SD] "
                "[--seed S]\n"
                "           [--lambda L] [--iterations N] [--every K] [--output FILE] "
                "[--noisy FILE] [--clean FILE] [--check]\n",
-               why);
-  std::exit(2);
+               why ? "rof: " : "", why ? why : "", why ? "\n" : "");
+  std::exit(status);
 }
 
 options parse(int argc, char **argv) {
@@ -94,6 +94,8 @@ options parse(int argc, char **argv) {
       o.every = static_cast<int>(number());
     else if (a == "--check")
       o.check = true;
+    else if (a == "--help")
+      usage(nullptr, 0);
     else
       usage(("unknown option " + a).c_str());
   }

@@ -42,16 +42,24 @@ template <class Op, class Prox> dual_term<Op, Prox> make_term(Op op, Prox prox) 
 }
 
 namespace detail {
-// sum of the N elements of a tuple, as float or double
-template <class R, class P, std::size_t... I> R add_all(const P &p, std::index_sequence<I...>) {
-  R s = 0;
-  int fold[] = {0, (s += static_cast<R>(std::get<I>(p)), 0)...};
-  (void)fold;
-  return s;
+// 1, 2, ..., N-1
+template <std::size_t N, std::size_t... I>
+struct tail_indices_of : tail_indices_of<N - 1, N - 1, I...> {};
+template <std::size_t... I> struct tail_indices_of<1, I...> {
+  using type = std::index_sequence<I...>;
+};
+template <std::size_t N> using tail_indices = typename tail_indices_of<N>::type;
+
+// The sum of the N elements of a tuple, as float or double, from the first (not from a
+// zero, which the compiler must keep: -0 + 0 is +0).
+template <class R, class P> R add_from(const P &, R s, std::index_sequence<>) { return s; }
+template <class R, class P, std::size_t I, std::size_t... Rest>
+R add_from(const P &p, R s, std::index_sequence<I, Rest...>) {
+  return add_from(p, s + static_cast<R>(std::get<I>(p)), std::index_sequence<Rest...>{});
 }
 template <std::size_t N, class R = float> struct sum_all {
   template <class P> R operator()(const P &p) const {
-    return add_all<R>(p, std::make_index_sequence<N>{});
+    return add_from(p, static_cast<R>(std::get<0>(p)), tail_indices<N>{});
   }
 };
 
