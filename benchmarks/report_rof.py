@@ -163,7 +163,7 @@ def main(out_dir, bench_json, example_log, test_log=None, noisy=None, denoised=N
         lines += ['## The example on the photograph', '', '```'] + log_lines + ['```', '']
     if test_log and os.path.exists(test_log):
         with open(test_log) as f:
-            summary = [l.rstrip('\n') for l in f if l.startswith('[  ') or 'Failure' in l]
+            summary = [l.rstrip('\n') for l in f if l.startswith('[  ') or 'Failure' in l or 'relative' in l]
         lines += ['## rof_test at 2048^2 on this GPU (CPU reference, 1e-5 relative)', '', '```'] + \
             summary + ['```', '']
     with open(os.path.join(out_dir, 'rof.md'), 'w') as f:

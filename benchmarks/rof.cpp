@@ -11,8 +11,8 @@
 //                      launch entry points, wrapped at link time (baselines/rof.h);
 //   device_MiB         device memory the implementation holds (its image, solution and
 //                      variables): cudaMemGetInfo's free memory before it is set up
-//                      minus after its first iteration (run with PACXX_POOL_MB=0, so
-//                      that pacxx's pool neither hides nor keeps memory);
+//                      minus after its first iteration (pacxx's pool is off, as with
+//                      PACXX_POOL_MB=0, so that it neither hides nor keeps memory);
 //   bytes_per_iter     the compulsory traffic of an iteration in two passes, the
 //                      schedule of both pacxx and the hand-fused CUDA (see below);
 //   copy_GBps          cudaMemcpy device to device at the image's size (read + write),
@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <vector>
@@ -189,4 +190,14 @@ BENCHMARK(rof_pacxx)->Apply(sides);
 BENCHMARK(rof_thrust)->Apply(sides);
 BENCHMARK(rof_thrustnosync)->Apply(sides);
 BENCHMARK(rof_cuda)->Apply(sides);
-BENCHMARK_MAIN();
+// pacxx's pool off unless asked for (PACXX_POOL_MB), so that device_MiB sees pacxx's
+// allocations as it sees cudaMalloc's.
+int main(int argc, char **argv) {
+  setenv("PACXX_POOL_MB", "0", 0);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
