@@ -32,6 +32,7 @@
 #include "pacxx/algorithm/reduce_by_key.hpp"
 #include "pacxx/algorithm/scan.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
+#include "pacxx/algorithm/sort.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/algorithm/transform_reduce.hpp"
 #include "pacxx/async.hpp"

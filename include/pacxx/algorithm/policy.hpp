@@ -81,6 +81,31 @@ struct histogram {
   static constexpr std::size_t shared_bins = 4096;
 };
 
+// The onesweep radix sort (pacxx/agent/radix_sort.hpp). histogram: blocks stride over
+// tiles of block * items keys, counting the digits of every pass in shared memory.
+// radix_sort: one block per tile of block * items keys per digit pass; items scale down
+// with the staged bytes per item (the larger of key and value: CUB's register-bound
+// scaling), so that the stage stays within 32 KiB of shared memory.
+struct radix_histogram {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 512;
+};
+struct radix_sort {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t keys_items = 20;  // 4-byte keys alone
+  static constexpr std::size_t pairs_items = 16; // 4-byte keys and values
+};
+template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
+  static constexpr std::size_t block = radix_sort::block;
+  static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  static constexpr std::size_t nominal =
+      ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items;
+  static constexpr std::size_t scaled = nominal * 4 / bytes;
+  static constexpr std::size_t most = 32 * 1024 / (block * bytes);
+  static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
+};
+
 } // namespace policy
 
 namespace detail {
