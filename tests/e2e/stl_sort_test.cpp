@@ -99,4 +99,231 @@ TYPED_TEST(Sort, AscendingAndDescendingMatchStableSort) {
     }
 }
 
+// Pairs: the values are the keys' input positions, so the result shows stability.
+TYPED_TEST(Sort, SortByKeyIsStable) {
+  using T = TypeParam;
+  for (std::size_t n : {std::size_t(0), std::size_t(2), std::size_t(1009), std::size_t(40009)})
+    for (shape s : {shape::random, shape::few, shape::equal}) {
+      const std::vector<T> h = keys<T>(n, s, n + 11 * int(s));
+      std::vector<unsigned> idx(n);
+      std::iota(idx.begin(), idx.end(), 0u);
+      for (int descending = 0; descending < 2; ++descending) {
+        std::vector<unsigned> want = idx;
+        if (descending)
+          std::stable_sort(want.begin(), want.end(),
+                           [&](unsigned a, unsigned b) { return h[a] > h[b]; });
+        else
+          std::stable_sort(want.begin(), want.end(),
+                           [&](unsigned a, unsigned b) { return h[a] < h[b]; });
+        std::vector<T> want_keys(n);
+        for (std::size_t i = 0; i < n; ++i)
+          want_keys[i] = h[want[i]];
+        gpu::vector<T> k = gpu::copy(h);
+        gpu::vector<unsigned> v = gpu::copy(idx);
+        if (descending)
+          gpu::sort_by_key(k, v, std::greater<T>{});
+        else
+          gpu::sort_by_key(k, v);
+        ASSERT_EQ(gpu::copy(v), want)
+            << "n = " << n << " shape " << int(s) << " descending " << descending;
+        ASSERT_TRUE(same_bits(gpu::copy(k), want_keys)) << "n = " << n;
+      }
+    }
+}
+
+// 2^20 + 3 keys once per key size (hundreds of tiles: long look-back walks), as pairs.
+TYPED_TEST(Sort, LargeRandomPairs) {
+  using T = TypeParam;
+  if (!std::is_same<T, unsigned>::value && !std::is_same<T, double>::value)
+    return;
+  const std::size_t n = pacxx_test::big;
+  const std::vector<T> h = keys<T>(n, shape::random, 5);
+  std::vector<unsigned> idx(n);
+  std::iota(idx.begin(), idx.end(), 0u);
+  std::vector<unsigned> want = idx;
+  std::stable_sort(want.begin(), want.end(), [&](unsigned a, unsigned b) { return h[a] < h[b]; });
+  gpu::vector<T> k = gpu::copy(h);
+  gpu::vector<unsigned> v = gpu::copy(idx);
+  gpu::sort_by_key(k, v);
+  ASSERT_EQ(gpu::copy(v), want);
+}
+
+// NaNs are kept (positive ones after +inf, negative ones before -inf, in input order);
+// -0.0 and +0.0 are equal and keep their input order; everything else is sorted.
+template <class T> class FloatSort : public ::testing::Test {};
+using FloatTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(FloatSort, FloatTypes);
+
+TYPED_TEST(FloatSort, NaNsAndSignedZeros) {
+  using T = TypeParam;
+  using lim = std::numeric_limits<T>;
+  for (std::size_t n : {std::size_t(7), std::size_t(1009), std::size_t(40009)}) {
+    rng r(n);
+    std::vector<T> h(n);
+    const T specials[] = {T(0.0),          T(-0.0),          lim::quiet_NaN(),  -lim::quiet_NaN(),
+                          lim::infinity(), -lim::infinity(), lim::denorm_min(), -lim::denorm_min(),
+                          lim::max(),      lim::lowest()};
+    for (std::size_t i = 0; i < n; ++i)
+      h[i] = r.integer(0, 1) ? specials[r.integer(0, 9)] : T(r.uniform(-4, 4));
+    // The expected order: negative NaNs, the numbers (stably, -0.0 == +0.0), positive NaNs.
+    std::vector<T> neg_nan, num, pos_nan;
+    for (T x : h)
+      (std::isnan(x) ? (std::signbit(x) ? neg_nan : pos_nan) : num).push_back(x);
+    std::stable_sort(num.begin(), num.end());
+    for (int descending = 0; descending < 2; ++descending) {
+      std::vector<T> want;
+      if (!descending) {
+        want = neg_nan;
+        want.insert(want.end(), num.begin(), num.end());
+        want.insert(want.end(), pos_nan.begin(), pos_nan.end());
+      } else {
+        std::vector<T> down = h;
+        down.erase(std::remove_if(down.begin(), down.end(), [](T x) { return std::isnan(x); }),
+                   down.end());
+        std::stable_sort(down.begin(), down.end(), std::greater<T>());
+        want = pos_nan;
+        want.insert(want.end(), down.begin(), down.end());
+        want.insert(want.end(), neg_nan.begin(), neg_nan.end());
+      }
+      gpu::vector<T> v = gpu::copy(h);
+      if (descending)
+        gpu::sort(v, std::greater<>{});
+      else
+        gpu::stable_sort(v);
+      ASSERT_TRUE(same_bits(gpu::copy(v), want)) << "n = " << n << " descending " << descending;
+    }
+  }
+}
+
+// Bit ranges: only bits [b, e) of the radix order count; keys equal there keep their
+// order.
+TEST(SortBits, RangesMatchStableSortOnTheBits) {
+  const std::size_t n = 7919;
+  rng r(3);
+  std::vector<unsigned> h(n);
+  for (auto &x : h)
+    x = static_cast<unsigned>(r.next());
+  // Empty; one bit; 8 bits off the digit grid; 8 + 8 + 1 bits; all.
+  const int ranges[][2] = {{0, 0}, {5, 6}, {3, 11}, {4, 21}, {15, 32}, {0, 32}};
+  for (const auto &b : ranges) {
+    const unsigned lo = unsigned(b[0]), bits = unsigned(b[1] - b[0]);
+    auto field = [&](unsigned x) -> unsigned long long {
+      return bits == 0 ? 0 : (x >> lo) & ((1ull << bits) - 1);
+    };
+    std::vector<unsigned> want = h;
+    std::stable_sort(want.begin(), want.end(),
+                     [&](unsigned x, unsigned y) { return field(x) < field(y); });
+    gpu::vector<unsigned> v = gpu::copy(h);
+    gpu::sort(v, b[0], b[1]);
+    ASSERT_EQ(gpu::copy(v), want) << "bits [" << b[0] << ", " << b[1] << ")";
+    // Pairs over a bit range of signed keys (the sign bit flipped in the radix order).
+    std::vector<int> hk(n);
+    for (std::size_t i = 0; i < n; ++i)
+      hk[i] = static_cast<int>(h[i]);
+    std::vector<unsigned> idx(n);
+    std::iota(idx.begin(), idx.end(), 0u);
+    std::vector<unsigned> want_idx = idx;
+    std::stable_sort(want_idx.begin(), want_idx.end(), [&](unsigned x, unsigned y) {
+      return field(h[x] ^ 0x80000000u) < field(h[y] ^ 0x80000000u);
+    });
+    gpu::vector<int> k = gpu::copy(hk);
+    gpu::vector<unsigned> v2 = gpu::copy(idx);
+    gpu::sort_by_key(k, v2, b[0], b[1]);
+    ASSERT_EQ(gpu::copy(v2), want_idx) << "bits [" << b[0] << ", " << b[1] << ")";
+  }
+}
+
+TEST(SortBits, RangesOutsideTheKeyAreErrors) {
+  gpu::vector<unsigned> v(10, 1u);
+  EXPECT_THROW(gpu::sort(v, 0, 33), pacxx::error);
+  EXPECT_THROW(gpu::sort(v, -1, 8), pacxx::error);
+  EXPECT_THROW(gpu::sort(v, 9, 8), pacxx::error);
+  gpu::vector<unsigned> values(2, 0u);
+  gpu::vector<unsigned> keys(3, 0u);
+  EXPECT_THROW(gpu::sort_by_key(keys, values), pacxx::error);
+}
+
+// Values of a user type follow their keys.
+struct Payload {
+  double weight;
+  int id;
+  char tag[3];
+};
+
+TEST(SortValues, StructValuesFollowTheirKeys) {
+  const std::size_t n = 40009;
+  rng r(9);
+  std::vector<long long> hk(n);
+  std::vector<Payload> hv(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    hk[i] = r.integer(-1000, 1000);
+    hv[i] = Payload{double(hk[i]) * 0.5, int(i), {'a', char('a' + i % 26), 'z'}};
+  }
+  gpu::vector<long long> k = gpu::copy(hk);
+  gpu::vector<Payload> v = gpu::copy(hv);
+  gpu::sort_by_key(k, v, std::greater<>{});
+  const std::vector<long long> gk = gpu::copy(k);
+  const std::vector<Payload> gv = gpu::copy(v);
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return hk[a] > hk[b]; });
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(gk[i], hk[order[i]]);
+    ASSERT_EQ(gv[i].id, int(order[i])) << i;
+    ASSERT_EQ(gv[i].weight, hv[order[i]].weight);
+    ASSERT_EQ(gv[i].tag[1], hv[order[i]].tag[1]);
+  }
+}
+
+// Launches: the clear, the histogram and one per pass of 8 bits; nothing for n <= 1
+// or an empty bit range. Temporaries come from the pool after a warm-up; the vector
+// keeps its memory (the result is copied back after an odd number of passes).
+TEST(SortContract, LaunchCountsAndMemory) {
+  std::vector<unsigned> h = pacxx_test::random_vector<unsigned>(5000, 1, 0, 4e9);
+  gpu::vector<unsigned> v = gpu::copy(h);
+  gpu::vector<unsigned long long> w = gpu::copy(std::vector<unsigned long long>(5000, 3));
+  const unsigned *where = v.data();
+  struct expect {
+    int begin, end;
+    std::size_t launches;
+  };
+  for (const expect &e : {expect{0, 32, 6}, expect{0, 24, 5}, expect{8, 16, 3}, expect{4, 4, 0}}) {
+    gpu::sort(v, e.begin, e.end); // warm-up (JIT, pool)
+    const auto before = pacxx_test::counts();
+    gpu::sort(v, e.begin, e.end);
+    const auto after = pacxx_test::counts();
+    EXPECT_EQ(after.kernel_launches - before.kernel_launches, e.launches)
+        << e.begin << " " << e.end;
+    EXPECT_EQ(after.device_allocations - before.device_allocations,
+              after.pool_hits - before.pool_hits);
+    EXPECT_EQ(v.data(), where);
+  }
+  gpu::sort(v);
+  std::sort(h.begin(), h.end());
+  EXPECT_EQ(gpu::copy(v), h);
+  gpu::sort(w);
+  const auto before = pacxx_test::counts();
+  gpu::sort(w, std::greater<>{});
+  gpu::sort(w);
+  EXPECT_EQ(pacxx_test::counts().kernel_launches - before.kernel_launches, 2 * (2 + 8u));
+  gpu::vector<float> one(1, 2.f), none;
+  const auto b1 = pacxx_test::counts();
+  gpu::sort(one);
+  gpu::sort(none);
+  EXPECT_EQ(pacxx_test::counts().kernel_launches, b1.kernel_launches);
+}
+
+// The look-back's 64-bit words (used from 2^30 keys on) at a size PoCL can run.
+TEST(SortContract, WideLookBackWords) {
+  const std::size_t n = 100003;
+  const std::vector<unsigned> h = pacxx_test::random_vector<unsigned>(n, 4, 0, 4e9);
+  gpu::vector<unsigned> v = gpu::copy(h), alt(n);
+  gpu::detail::radix_passes<unsigned, gpu::detail::no_values, false, unsigned long long>(
+      v.data(), alt.data(), nullptr, nullptr, n, 0, 32);
+  std::vector<unsigned> want = h;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(gpu::copy(v), want);
+}
+
 } // namespace

@@ -213,8 +213,9 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
               unsigned shift, unsigned width, const unsigned long long *hist,
               const packed_counts<Word> &state, unsigned *counter, Word *next) {
   constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
-  constexpr std::size_t item_bytes =
+  constexpr std::size_t kv_bytes =
       sizeof(K) > staged_size<V>::value ? sizeof(K) : staged_size<V>::value;
+  constexpr std::size_t item_bytes = kv_bytes > sizeof(unsigned) ? kv_bytes : sizeof(unsigned);
   using rank_t = block_radix_rank<B, I, radix_bits>;
   rank_t ranker;
   block_scan<digit_offsets, B> scan;
@@ -266,7 +267,8 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
     return mine.tile;
   };
   unsigned rank[I];
-  ranker.rank(digit, rank, scan_digits);
+  // The stage is free until the keys are staged: the rank may use it (OpenCL).
+  ranker.rank(digit, rank, scan_digits, reinterpret_cast<unsigned *>(stage.data()));
 
   // Where digit l of this tile goes: its global offset plus its count in the tiles
   // before (the look-back), less its start in the tile (the stores add the position in

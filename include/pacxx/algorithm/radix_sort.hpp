@@ -45,12 +45,32 @@ template <> struct value_bytes<no_values> {
 
 inline std::size_t align_up(std::size_t b) { return (b + 255) / 256 * 256; }
 
+// The histogram of every pass's digits (hist: zero before), which also zeroes the
+// first pass's look-back words (`words` 32-bit words at first). One kernel per key type
+// and order, whatever the values.
+template <class K, bool Descending>
+void radix_histogram(const K *keys, std::size_t n, unsigned begin_bit, unsigned end_bit,
+                     unsigned passes, unsigned long long *hist, unsigned *first,
+                     std::size_t words) {
+  using H = pacxx::policy::radix_histogram;
+  pacxx::kernel(
+      [](const K *keys, std::size_t n, unsigned begin_bit, unsigned end_bit, unsigned passes,
+         unsigned long long *hist, unsigned *first, std::size_t words) {
+        pacxx::agent::histogram_tiles<H, K, Descending>(keys, n, begin_bit, end_bit,
+                                                        pacxx::stage(passes), hist);
+        const std::size_t stride = pacxx::Grid::get().size.x * H::block;
+        for (std::size_t i = pacxx::Thread::get().global.x; i < words; i += stride)
+          first[i] = 0;
+      },
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, H::items), H::block, H::max_blocks))(
+      keys, n, begin_bit, end_bit, passes, hist, first, words);
+}
+
 // The passes over keys and values with look-back words of type Word.
 template <class K, class V, bool Descending, class Word>
 void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned begin_bit,
                   unsigned end_bit) {
   using P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value>;
-  using H = pacxx::policy::radix_histogram;
   const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   const std::size_t state_words = tiles * radix_digits;
@@ -69,18 +89,9 @@ void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
 
   clear_words(reinterpret_cast<unsigned *>(memory), (hist_bytes + passes * sizeof(unsigned)) / 4);
 
-  const pacxx::launch_config hgrid =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, H::items), H::block, H::max_blocks);
-  pacxx::kernel(
-      [](const K *keys, std::size_t n, unsigned begin_bit, unsigned end_bit, unsigned passes,
-         unsigned long long *hist, Word *first, std::size_t first_words) {
-        pacxx::agent::histogram_tiles<H, K, Descending>(keys, n, begin_bit, end_bit,
-                                                        pacxx::stage(passes), hist);
-        const std::size_t stride = pacxx::Grid::get().size.x * H::block;
-        for (std::size_t i = pacxx::Thread::get().global.x; i < first_words; i += stride)
-          first[i] = 0;
-      },
-      hgrid)(keys, n, begin_bit, end_bit, passes, hist, region[0], state_words);
+  radix_histogram<K, Descending>(keys, n, begin_bit, end_bit, passes, hist,
+                                 reinterpret_cast<unsigned *>(region[0]),
+                                 state_words * sizeof(Word) / sizeof(unsigned));
 
   K *key_buf[2] = {keys, keys_alt};
   V *value_buf[2] = {values, values_alt};

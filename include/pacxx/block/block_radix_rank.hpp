@@ -8,14 +8,17 @@
 // one k are 32 consecutive elements and all of group g's items come before group g + 1's.
 //
 // Each group counts its digits in its own row of shared counters, item k after item
-// k - 1. Within a round the lanes holding the same digit (peers) find each other:
-//   CUDA (warp of 32): RadixBits ballots give each lane the mask of its peers; the
-//     highest peer adds their number to the row with one shared atomic and hands the old
-//     count to the others with a shuffle; a lane's rank in the group is that count plus
-//     its peers below it.
-//   OpenCL (a warp is one work-item): the lanes post their digits in shared memory and
-//     each compares the 32 posts of its group (a shared-memory counting rank); barriers
-//     separate the rounds, which every thread reaches.
+// k - 1:
+//   CUDA (warp of 32): within a round the lanes holding the same digit (peers) find
+//     each other with RadixBits ballots; the highest peer adds their number to the row
+//     with one shared atomic and hands the old count to the others with a shuffle; a
+//     lane's rank in the group is that count plus its peers below it.
+//   OpenCL (a warp is one work-item): a shared-memory counting rank. Every thread posts
+//     its digits at their tile positions (in memory the caller lends: B * I words), and
+//     the first thread of each group walks its group's positions in order, replacing
+//     each digit by the row's count so far; two barriers in all, which every thread
+//     reaches (PoCL compiles each barrier-free stretch once: few barriers keep the
+//     kernels quick to build).
 // Then each digit's counts are scanned over the groups, and over the digits by the
 // caller's scan_digits (which may scan more along: the onesweep pass scans the global
 // digit offsets in the same block scan).
@@ -50,9 +53,10 @@ public:
   // tile sorted stably by digit. scan_digits(count) is called by every thread: thread
   // d < radix passes the tile's count of digit d (the others 0) and must get back the
   // exclusive prefix of the counts over the digits (the sum of the counts of the digits
-  // below d); it may use barriers.
+  // below d); it may use barriers. posts: B * I words of shared memory that the rank may
+  // use (OpenCL) until it returns.
   template <class Digit, class ScanDigits>
-  void rank(Digit &&digit, unsigned (&rank)[I], ScanDigits &&scan_digits) {
+  void rank(Digit &&digit, unsigned (&rank)[I], ScanDigits &&scan_digits, unsigned *posts) {
     const std::size_t l = Thread::get().local.x, g = l / group;
     const unsigned j = static_cast<unsigned>(l % group);
     unsigned *row = counters_.data() + g * radix;
@@ -61,7 +65,7 @@ public:
     barrier();
     // rank[k]: first the rank among the group's items of the same digit.
     if (warp::size() == 1)
-      count_shared(digit, rank, row, g, j);
+      count_shared(digit, rank, row, j, posts);
     else
       count_warp(digit, rank, row, j);
     barrier();
@@ -86,7 +90,6 @@ public:
 
 private:
   shared_memory<unsigned, groups * radix> counters_;
-  shared_memory<unsigned, B> posted_; // OpenCL: the digits of a round
 
   template <class Digit>
   void count_warp(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j) {
@@ -109,28 +112,20 @@ private:
   }
 
   template <class Digit>
-  void count_shared(Digit &digit, unsigned (&local)[I], unsigned *row, std::size_t g, unsigned j) {
+  void count_shared(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j,
+                    unsigned *posts) {
     const std::size_t l = Thread::get().local.x;
-    const unsigned *posts = posted_.data() + g * group;
-    for (std::size_t k = 0; k < I; ++k) {
-      const unsigned d = digit(k);
-      posted_[l] = d;
-      barrier();
-      unsigned below = 0, peers = 0;
-      bool leader = true; // the highest lane of the digit updates the row
-      for (unsigned m = 0; m < group; ++m) {
-        if (posts[m] == d) {
-          ++peers;
-          below += m < j ? 1u : 0u;
-          leader = leader && m <= j;
-        }
-      }
-      const unsigned base = row[d];
-      barrier(); // every read of the round before the leaders write
-      if (leader)
-        row[d] = base + peers;
-      local[k] = base + below;
+    for (std::size_t k = 0; k < I; ++k)
+      posts[position(l, k)] = digit(k);
+    barrier();
+    if (j == 0) {
+      unsigned *p = posts + (l / group) * group * I;
+      for (std::size_t i = 0; i < group * I; ++i)
+        p[i] = row[p[i]]++;
     }
+    barrier();
+    for (std::size_t k = 0; k < I; ++k)
+      local[k] = posts[position(l, k)];
   }
 };
 
