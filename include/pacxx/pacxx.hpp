@@ -12,10 +12,13 @@
 // The GPU STL: views over device memory, eager algorithms and actions, gpu::async.
 #include <range/v3/view.hpp>
 
+#include "pacxx/action/compose.hpp"
 #include "pacxx/action/remove_if.hpp"
+#include "pacxx/action/sort.hpp"
 #include "pacxx/action/transform.hpp"
 #include "pacxx/action/unique.hpp"
 #include "pacxx/algorithm/any_all_none_of.hpp"
+#include "pacxx/algorithm/binary_search.hpp"
 #include "pacxx/algorithm/copy.hpp"
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/count.hpp"
@@ -25,7 +28,9 @@
 #include "pacxx/algorithm/gather.hpp"
 #include "pacxx/algorithm/histogram.hpp"
 #include "pacxx/algorithm/inner_product.hpp"
+#include "pacxx/algorithm/is_sorted.hpp"
 #include "pacxx/algorithm/max_element.hpp"
+#include "pacxx/algorithm/merge.hpp"
 #include "pacxx/algorithm/min_element.hpp"
 #include "pacxx/algorithm/minmax_element.hpp"
 #include "pacxx/algorithm/reduce.hpp"

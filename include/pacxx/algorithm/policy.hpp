@@ -106,6 +106,20 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
   static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
 };
 
+// Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items
+// outputs, the tile's inputs in shared memory; items scale down with the value's size
+// so that the tile stays near 16 KiB.
+struct merge {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+};
+template <class T> struct merge_for {
+  static constexpr std::size_t block = merge::block;
+  static constexpr std::size_t scaled = merge::items * 8 / sizeof(T);
+  static constexpr std::size_t items =
+      scaled < 1 ? 1 : (scaled > merge::items ? merge::items : scaled);
+};
+
 } // namespace policy
 
 namespace detail {
