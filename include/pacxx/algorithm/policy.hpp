@@ -120,6 +120,19 @@ template <class T> struct merge_for {
       scaled < 1 ? 1 : (scaled > merge::items ? merge::items : scaled);
 };
 
+// The merge sort (pacxx/agent/merge_sort.hpp): tiles of block * items elements sorted
+// in a block, then merged pass by pass with the merge's tiles of the same size.
+struct merge_sort {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+};
+template <class T> struct merge_sort_for {
+  static constexpr std::size_t block = merge_sort::block;
+  static constexpr std::size_t scaled = merge_sort::items * 8 / sizeof(T);
+  static constexpr std::size_t items =
+      scaled < 1 ? 1 : (scaled > merge_sort::items ? merge_sort::items : scaled);
+};
+
 } // namespace policy
 
 namespace detail {

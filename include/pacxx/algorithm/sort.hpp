@@ -10,8 +10,13 @@
 //   gpu::sort_by_key(keys, values[, comp])     values (any trivially copyable type)
 //   gpu::sort_by_key(keys, values, begin_bit, end_bit)   follow their keys, stably
 //
+//   gpu::sort(v, comp, proj)           by proj(element) with comp
+//
 // Integer, float and double keys with those comparators are radix sorted
-// (pacxx/algorithm/radix_sort.hpp: 2 + ceil(bits / 8) launches). Floating point keys:
+// (pacxx/algorithm/radix_sort.hpp: 2 + ceil(bits / 8) launches). Any other strict weak
+// ordering (user structs, user comparators, projections) is merge sorted
+// (pacxx/algorithm/merge_sort.hpp: 1 + 2 * ceil(log2(tiles)) launches; sort_by_key packs
+// keys and values into pairs first and unpacks them after, two launches more). Floating point keys:
 // -0.0 and +0.0 are equal (they keep their input order), NaNs are kept: positive NaNs
 // after +inf, negative ones before -inf (descending: the other way round), as CUB does.
 // Every sort is stable: equal keys keep their input order.
@@ -22,8 +27,11 @@
 #include <type_traits>
 
 #include "pacxx/agent/radix_sort.hpp"
+#include "pacxx/algorithm/merge_sort.hpp"
+#include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/radix_sort.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -52,6 +60,60 @@ void sort_pairs(const char *name, K *keys, V *values, std::size_t n, int begin_b
   radix_sort<K, V, true>(name, keys, values, n, begin_bit, end_bit);
 }
 
+// Any other ordering: the merge sort, keys alone or with their values alongside.
+template <class K, class Comp>
+void sort_pairs(const char *, K *keys, no_values *, std::size_t n, int, int, Comp comp,
+                std::integral_constant<int, 0>) {
+  merge_sort(keys, n, comp);
+}
+template <class K, class V> struct key_value {
+  K key;
+  V value;
+};
+template <class Comp> struct by_key {
+  Comp comp;
+  template <class P> bool operator()(const P &a, const P &b) const { return comp(a.key, b.key); }
+};
+template <class K, class V, class Comp>
+void sort_pairs(const char *, K *keys, V *values, std::size_t n, int, int, Comp comp,
+                std::integral_constant<int, 0>) {
+  using KV = key_value<K, V>;
+  using P = pacxx::policy::elementwise;
+  if (n <= 1)
+    return;
+  // Pairs of key and value sorted as one (two more launches: pack and unpack).
+  vector<KV> pairs(n);
+  pacxx::kernel(
+      [](const K *k, const V *v, KV *kv, std::size_t n) {
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) { kv[i] = KV{k[i], v[i]}; });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(keys, values, pairs.data(), n);
+  merge_sort(pairs.data(), n, by_key<Comp>{comp});
+  pacxx::kernel(
+      [](K *k, V *v, const KV *kv, std::size_t n) {
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          k[i] = kv[i].key;
+          v[i] = kv[i].value;
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(keys, values, pairs.data(), n);
+}
+// The radix orders with their comparator (unused: the order says it all).
+template <class K, class V, class Comp, int O>
+void sort_pairs(const char *name, K *keys, V *values, std::size_t n, int begin_bit, int end_bit,
+                Comp, std::integral_constant<int, O> order) {
+  sort_pairs(name, keys, values, n, begin_bit, end_bit, order);
+}
+
+// comp(proj(a), proj(b)).
+template <class Comp, class Proj> struct projected {
+  Comp comp;
+  Proj proj;
+  template <class T> bool operator()(const T &a, const T &b) const {
+    return comp(proj(a), proj(b));
+  }
+};
+
 template <class K, class V> void check_values(const char *name, vector<K> &keys, vector<V> &v) {
   if (v.size() < keys.size())
     throw pacxx::error(std::string(name) + ": the values have " + std::to_string(v.size()) +
@@ -63,9 +125,18 @@ template <class K, class V> void check_values(const char *name, vector<K> &keys,
 template <class K, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(vector<K> &v, Comp comp) {
-  (void)comp;
-  detail::sort_pairs<K, detail::no_values>("gpu::sort", v.data(), nullptr, v.size(), 0,
-                                           int(sizeof(K) * 8), detail::radix_order_t<Comp, K>{});
+  static_assert(pacxx::is_device_copyable<Comp>::value,
+                "gpu::sort: the comparison must be trivially copyable (capture values only)");
+  detail::sort_pairs("gpu::sort", v.data(), static_cast<detail::no_values *>(nullptr), v.size(), 0,
+                     int(sizeof(K) * 8), comp, detail::radix_order_t<Comp, K>{});
+}
+// Sorts by proj(element) with comp (a merge sort): e.g. structures by one of their fields.
+template <class K, class Comp, class Proj,
+          class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
+void sort(vector<K> &v, Comp comp, Proj proj) {
+  static_assert(pacxx::is_device_copyable<Proj>::value,
+                "gpu::sort: the projection must be trivially copyable (capture values only)");
+  sort(v, detail::projected<Comp, Proj>{comp, proj});
 }
 template <class K> void sort(vector<K> &v) { sort(v, std::less<>{}); }
 template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
@@ -74,16 +145,21 @@ template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
 }
 
 template <class K, class Comp> void stable_sort(vector<K> &v, Comp comp) { sort(v, comp); }
+template <class K, class Comp, class Proj> void stable_sort(vector<K> &v, Comp comp, Proj proj) {
+  sort(v, comp, proj);
+}
 template <class K> void stable_sort(vector<K> &v) { sort(v, std::less<>{}); }
 
 template <class K, class V, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
-  (void)comp;
+  static_assert(
+      pacxx::is_device_copyable<Comp>::value,
+      "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
   const char *name = "gpu::sort_by_key";
   detail::check_values(name, keys, values);
-  detail::sort_pairs<K, V>(name, keys.data(), values.data(), keys.size(), 0, int(sizeof(K) * 8),
-                           detail::radix_order_t<Comp, K>{});
+  detail::sort_pairs(name, keys.data(), values.data(), keys.size(), 0, int(sizeof(K) * 8), comp,
+                     detail::radix_order_t<Comp, K>{});
 }
 template <class K, class V> void sort_by_key(vector<K> &keys, vector<V> &values) {
   sort_by_key(keys, values, std::less<>{});
