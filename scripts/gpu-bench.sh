@@ -18,9 +18,9 @@ PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)
 [ "${PACXX_BENCH_SKIP_JIT:-0}" = 1 ] || "$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
 jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
 python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
-# The parallel STL (issue 9): each program that the package has, then its report.
+# The parallel STL (issues 9 and 10): each program that the package has, then its report.
 stl_jsons=()
-for prog in scan reductions compaction bykey; do
+for prog in scan reductions compaction bykey sort; do
   [ -x "$bin/$prog" ] || continue
   "$bin/$prog" "${common[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
   stl_jsons+=("$out/$prog.json")
