@@ -2,7 +2,8 @@
 // against std::stable_sort on the host.
 //   orderings  a user struct with a user comparator, a struct's operator<, projections
 //              (gpu::sort(v, comp, proj)), arithmetic keys with a comparator that is not
-//              std::less / std::greater (by magnitude), action::sort(comp)
+//              std::less / std::greater (by magnitude, also with zipped values),
+//              action::sort(comp)
 //   sizes      0, 1, 2, primes (one tile, several, a partial last tile), 2^20 + 3 once
 //   data       random, all equal, sorted, reversed; stability shown by an origin field
 //   contract   1 + 2 * ceil(log2(tiles)) launches; sort_by_key with a comparator: two more
@@ -137,6 +138,12 @@ TEST(MergeSort, ArithmeticKeysWithOtherComparators) {
     ASSERT_EQ(gpu::copy(v), h) << n;
     ASSERT_EQ(gpu::copy(k), h) << n;
     ASSERT_EQ(gpu::copy(values), want) << n;
+    // Values as a zip of gpu::vectors.
+    gpu::vector<int> k2 = gpu::copy(pacxx_test::ints(n, n, -500, 500));
+    gpu::vector<unsigned> ia = gpu::copy(idx), ib = gpu::copy(idx);
+    gpu::sort_by_key(k2, ranges::views::zip(ia, ib), by_magnitude{});
+    ASSERT_EQ(gpu::copy(ia), want) << n;
+    ASSERT_EQ(gpu::copy(ib), want) << n;
   }
 }
 

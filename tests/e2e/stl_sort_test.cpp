@@ -276,6 +276,34 @@ TEST(SortValues, StructValuesFollowTheirKeys) {
   }
 }
 
+// Values as a zip of gpu::vectors (structure of arrays): every part follows the keys.
+TEST(SortValues, ZipOfVectorsFollowsTheKeys) {
+  const std::size_t n = 7919;
+  rng r(12);
+  std::vector<int> hk(n);
+  std::vector<float> ha(n);
+  std::vector<unsigned> hb(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    hk[i] = int(r.integer(-50, 50));
+    ha[i] = float(hk[i]) * 0.25f;
+    hb[i] = unsigned(i);
+  }
+  std::vector<unsigned> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](unsigned a, unsigned b) { return hk[a] < hk[b]; });
+  gpu::vector<int> k = gpu::copy(hk);
+  gpu::vector<float> a = gpu::copy(ha);
+  gpu::vector<unsigned> b = gpu::copy(hb);
+  gpu::sort_by_key(k, ranges::views::zip(a, b));
+  const std::vector<float> ga = gpu::copy(a);
+  ASSERT_EQ(gpu::copy(b), order);
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(ga[i], ha[order[i]]) << i;
+  std::sort(hk.begin(), hk.end());
+  ASSERT_EQ(gpu::copy(k), hk);
+}
+
 // Launches: the clear, the histogram and one per pass of 8 bits; nothing for n <= 1
 // or an empty bit range. Temporaries come from the pool after a warm-up; the vector
 // keeps its memory (the result is copied back after an odd number of passes).

@@ -7,7 +7,8 @@
 //                                      radix order (CUB's bit range; the other bits are
 //                                      ignored, equal keys keep their order)
 //   gpu::stable_sort(v[, comp])        the same (every sort here is stable)
-//   gpu::sort_by_key(keys, values[, comp])     values (any trivially copyable type)
+//   gpu::sort_by_key(keys, values[, comp])     values (any trivially copyable type, or a
+//                                              view::zip of gpu::vectors)
 //   gpu::sort_by_key(keys, values, begin_bit, end_bit)   follow their keys, stably
 //
 //   gpu::sort(v, comp, proj)           by proj(element) with comp
@@ -24,7 +25,13 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/concepts.hpp>
+#include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/radix_sort.hpp"
 #include "pacxx/algorithm/merge_sort.hpp"
@@ -114,6 +121,64 @@ template <class Comp, class Proj> struct projected {
   }
 };
 
+// Values given as a writable view whose elements are tuples (a zip of gpu::vectors): each
+// element travels as a trivially copyable pack of its parts (pacxx::detail::arg_pack),
+// packed before the sort and written back after it (two launches more).
+template <class Tuple, class Seq> struct pod_of;
+template <class Tuple, std::size_t... I> struct pod_of<Tuple, std::index_sequence<I...>> {
+  using type = pacxx::detail::arg_pack<
+      typename std::decay<typename std::tuple_element<I, Tuple>::type>::type...>;
+  template <class T> static type pack(const T &t) {
+    return pacxx::detail::make_arg_pack(std::get<I>(t)...);
+  }
+  template <class R> static void unpack(R &&r, const type &p) {
+    int in_order[] = {0, (std::get<I>(r) = pacxx::detail::pack_get<I>::get(p), 0)...};
+    (void)in_order;
+  }
+};
+
+template <class K, class View, class Comp>
+void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp comp) {
+  using P = pacxx::policy::elementwise;
+  auto values = pacxx::detail::device_view(std::forward<View>(values_in));
+  using T = ranges::range_value_t<decltype(values)>;
+  using Pod = pod_of<T, std::make_index_sequence<std::tuple_size<T>::value>>;
+  using Pack = typename Pod::type;
+  static_assert(std::is_trivially_copyable<Pack>::value,
+                "gpu::sort_by_key: the values' parts must be trivially copyable");
+  const std::size_t n = keys.size(), m = pacxx::detail::device_size(values);
+  if (m < n)
+    throw pacxx::error(std::string(name) + ": the values have " + std::to_string(m) +
+                       " elements, the keys " + std::to_string(n));
+  if (n <= 1)
+    return;
+  vector<Pack> packed(n);
+  pacxx::kernel(
+      [](const auto &view, Pack *out, std::size_t n) {
+        auto v = view;
+        auto first = ranges::begin(v);
+        using D = ranges::range_difference_t<decltype(v)>;
+        pacxx::detail::for_each_index<P>(
+            n, [&](std::size_t i) { out[i] = Pod::pack(*(first + static_cast<D>(i))); });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(values, packed.data(), n);
+  sort_pairs(name, keys.data(), packed.data(), n, 0, int(sizeof(K) * 8), comp,
+             radix_order_t<Comp, K>{});
+  pacxx::kernel(
+      [](const auto &view, const Pack *in, std::size_t n) {
+        auto v = view;
+        auto first = ranges::begin(v);
+        using D = ranges::range_difference_t<decltype(v)>;
+        pacxx::detail::for_each_index<P>(
+            n, [&](std::size_t i) { Pod::unpack(*(first + static_cast<D>(i)), in[i]); });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(values, packed.data(), n);
+}
+
+template <class V>
+using if_values_view = typename std::enable_if<!is_vector<typename std::decay<V>::type>::value &&
+                                               ranges::range<V>>::type;
+
 template <class K, class V> void check_values(const char *name, vector<K> &keys, vector<V> &v) {
   if (v.size() < keys.size())
     throw pacxx::error(std::string(name) + ": the values have " + std::to_string(v.size()) +
@@ -163,6 +228,20 @@ void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
 }
 template <class K, class V> void sort_by_key(vector<K> &keys, vector<V> &values) {
   sort_by_key(keys, values, std::less<>{});
+}
+// values: a writable view of tuples, e.g. view::zip(a, b) of gpu::vectors (structures of
+// arrays); each part follows the keys.
+template <class K, class View, class Comp, class = detail::if_values_view<View>,
+          class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
+void sort_by_key(vector<K> &keys, View &&values, Comp comp) {
+  static_assert(
+      pacxx::is_device_copyable<Comp>::value,
+      "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
+  detail::sort_by_key_view("gpu::sort_by_key", keys, std::forward<View>(values), comp);
+}
+template <class K, class View, class = detail::if_values_view<View>>
+void sort_by_key(vector<K> &keys, View &&values) {
+  detail::sort_by_key_view("gpu::sort_by_key", keys, std::forward<View>(values), std::less<>{});
 }
 template <class K, class V>
 void sort_by_key(vector<K> &keys, vector<V> &values, int begin_bit, int end_bit) {
