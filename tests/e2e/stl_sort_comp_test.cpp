@@ -3,7 +3,7 @@
 //   orderings  a user struct with a user comparator, a struct's operator<, projections
 //              (gpu::sort(v, comp, proj)), arithmetic keys with a comparator that is not
 //              std::less / std::greater (by magnitude, also with zipped values),
-//              action::sort(comp)
+//              action::sort(comp), a zip of gpu::vectors (structures of arrays)
 //   sizes      0, 1, 2, primes (one tile, several, a partial last tile), 2^20 + 3 once
 //   data       random, all equal, sorted, reversed; stability shown by an origin field
 //   contract   1 + 2 * ceil(log2(tiles)) launches; sort_by_key with a comparator: two more
@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 // A user record, ordered by a user comparator on (group, score descending).
@@ -144,6 +146,49 @@ TEST(MergeSort, ArithmeticKeysWithOtherComparators) {
     gpu::sort_by_key(k2, ranges::views::zip(ia, ib), by_magnitude{});
     ASSERT_EQ(gpu::copy(ia), want) << n;
     ASSERT_EQ(gpu::copy(ib), want) << n;
+  }
+}
+
+// Structures of arrays: a zip of gpu::vectors sorted as one, by a comparator on its first
+// part (descending) and lexicographically (std::less<> over the tuples).
+struct first_descending {
+  template <class P> bool operator()(const P &x, const P &y) const {
+    return std::get<0>(x) > std::get<0>(y);
+  }
+};
+
+TEST(MergeSort, ZipOfVectors) {
+  for (std::size_t n : {std::size_t(1), std::size_t(1009), std::size_t(40009)}) {
+    rng r(n + 1);
+    std::vector<std::pair<int, unsigned>> h(n);
+    std::vector<int> ha(n);
+    std::vector<unsigned> hb(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ha[i] = int(r.integer(-30, 30));
+      hb[i] = unsigned(r.integer(0, 3));
+      h[i] = {ha[i], hb[i]};
+    }
+    gpu::vector<int> a = gpu::copy(ha);
+    gpu::vector<unsigned> b = gpu::copy(hb);
+    gpu::sort(ranges::views::zip(a, b), first_descending{});
+    std::vector<std::pair<int, unsigned>> want = h;
+    std::stable_sort(want.begin(), want.end(), first_descending{});
+    std::vector<int> wa(n);
+    std::vector<unsigned> wb(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      wa[i] = want[i].first;
+      wb[i] = want[i].second;
+    }
+    ASSERT_EQ(gpu::copy(a), wa) << n;
+    ASSERT_EQ(gpu::copy(b), wb) << n;
+    gpu::stable_sort(ranges::views::zip(a, b), std::less<>{});
+    std::sort(want.begin(), want.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      wa[i] = want[i].first;
+      wb[i] = want[i].second;
+    }
+    ASSERT_EQ(gpu::copy(a), wa) << n;
+    ASSERT_EQ(gpu::copy(b), wb) << n;
   }
 }
 

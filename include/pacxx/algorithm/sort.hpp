@@ -12,6 +12,7 @@
 //   gpu::sort_by_key(keys, values, begin_bit, end_bit)   follow their keys, stably
 //
 //   gpu::sort(v, comp, proj)           by proj(element) with comp
+//   gpu::sort(view::zip(a, b)[, comp]) a writable view of tuples over gpu::vectors
 //
 // Integer, float and double keys with those comparators are radix sorted
 // (pacxx/algorithm/radix_sort.hpp: 2 + ceil(bits / 8) launches). Any other strict weak
@@ -135,44 +136,81 @@ template <class Tuple, std::size_t... I> struct pod_of<Tuple, std::index_sequenc
     int in_order[] = {0, (std::get<I>(r) = pacxx::detail::pack_get<I>::get(p), 0)...};
     (void)in_order;
   }
+  // The view's value type T again, made from a pack.
+  template <class T> static T as(const type &p) { return T(pacxx::detail::pack_get<I>::get(p)...); }
+};
+
+template <class View> struct packed_view {
+  using T = ranges::range_value_t<View>;
+  using Pod = pod_of<T, std::make_index_sequence<std::tuple_size<T>::value>>;
+  using Pack = typename Pod::type;
+  static_assert(std::is_trivially_copyable<Pack>::value,
+                "gpu sorts: the parts of a view's elements must be trivially copyable");
+  using P = pacxx::policy::elementwise;
+
+  // The first n elements of the view as packs (one launch).
+  static vector<Pack> pack(const View &view, std::size_t n) {
+    vector<Pack> packed(n);
+    pacxx::kernel(
+        [](const auto &view, Pack *out, std::size_t n) {
+          auto v = view;
+          auto first = ranges::begin(v);
+          using D = ranges::range_difference_t<decltype(v)>;
+          pacxx::detail::for_each_index<P>(
+              n, [&](std::size_t i) { out[i] = Pod::pack(*(first + static_cast<D>(i))); });
+        },
+        pacxx::detail::elementwise_grid<P>(n))(view, packed.data(), n);
+    return packed;
+  }
+  // Writes the packs back into the view's first n elements (one launch).
+  static void unpack(const View &view, const vector<Pack> &packed, std::size_t n) {
+    pacxx::kernel(
+        [](const auto &view, const Pack *in, std::size_t n) {
+          auto v = view;
+          auto first = ranges::begin(v);
+          using D = ranges::range_difference_t<decltype(v)>;
+          pacxx::detail::for_each_index<P>(
+              n, [&](std::size_t i) { Pod::unpack(*(first + static_cast<D>(i)), in[i]); });
+        },
+        pacxx::detail::elementwise_grid<P>(n))(view, packed.data(), n);
+  }
+};
+
+// comp over packs, as the view's value type T.
+template <class T, class Pod, class Comp> struct on_values {
+  Comp comp;
+  template <class Pack> bool operator()(const Pack &a, const Pack &b) const {
+    return comp(Pod::template as<T>(a), Pod::template as<T>(b));
+  }
 };
 
 template <class K, class View, class Comp>
 void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp comp) {
-  using P = pacxx::policy::elementwise;
   auto values = pacxx::detail::device_view(std::forward<View>(values_in));
-  using T = ranges::range_value_t<decltype(values)>;
-  using Pod = pod_of<T, std::make_index_sequence<std::tuple_size<T>::value>>;
-  using Pack = typename Pod::type;
-  static_assert(std::is_trivially_copyable<Pack>::value,
-                "gpu::sort_by_key: the values' parts must be trivially copyable");
+  using PV = packed_view<decltype(values)>;
   const std::size_t n = keys.size(), m = pacxx::detail::device_size(values);
   if (m < n)
     throw pacxx::error(std::string(name) + ": the values have " + std::to_string(m) +
                        " elements, the keys " + std::to_string(n));
   if (n <= 1)
     return;
-  vector<Pack> packed(n);
-  pacxx::kernel(
-      [](const auto &view, Pack *out, std::size_t n) {
-        auto v = view;
-        auto first = ranges::begin(v);
-        using D = ranges::range_difference_t<decltype(v)>;
-        pacxx::detail::for_each_index<P>(
-            n, [&](std::size_t i) { out[i] = Pod::pack(*(first + static_cast<D>(i))); });
-      },
-      pacxx::detail::elementwise_grid<P>(n))(values, packed.data(), n);
+  vector<typename PV::Pack> packed = PV::pack(values, n);
   sort_pairs(name, keys.data(), packed.data(), n, 0, int(sizeof(K) * 8), comp,
              radix_order_t<Comp, K>{});
-  pacxx::kernel(
-      [](const auto &view, const Pack *in, std::size_t n) {
-        auto v = view;
-        auto first = ranges::begin(v);
-        using D = ranges::range_difference_t<decltype(v)>;
-        pacxx::detail::for_each_index<P>(
-            n, [&](std::size_t i) { Pod::unpack(*(first + static_cast<D>(i)), in[i]); });
-      },
-      pacxx::detail::elementwise_grid<P>(n))(values, packed.data(), n);
+  PV::unpack(values, packed, n);
+}
+
+// Sorts a writable view of tuples (a zip of gpu::vectors) by comp over its elements: a
+// merge sort of packs (three launches more than the merge sort: pack and unpack).
+template <class View, class Comp> void sort_view(View &&view_in, Comp comp) {
+  auto view = pacxx::detail::device_view(std::forward<View>(view_in));
+  using PV = packed_view<decltype(view)>;
+  const std::size_t n = pacxx::detail::device_size(view);
+  if (n <= 1)
+    return;
+  vector<typename PV::Pack> packed = PV::pack(view, n);
+  merge_sort(packed.data(), n, on_values<typename PV::T, typename PV::Pod, Comp>{comp});
+  PV::unpack(view, packed, n);
 }
 
 template <class V>
@@ -207,6 +245,23 @@ template <class K> void sort(vector<K> &v) { sort(v, std::less<>{}); }
 template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
   detail::sort_pairs<K, detail::no_values>("gpu::sort", v.data(), nullptr, v.size(), begin_bit,
                                            end_bit, std::integral_constant<int, 1>{});
+}
+
+// A writable view of tuples, e.g. view::zip(a, b) of gpu::vectors (structures of arrays),
+// sorted by comp over its elements (merge sort).
+template <class View, class Comp, class = detail::if_values_view<View>,
+          class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
+void sort(View &&v, Comp comp) {
+  static_assert(pacxx::is_device_copyable<Comp>::value,
+                "gpu::sort: the comparison must be trivially copyable (capture values only)");
+  detail::sort_view(std::forward<View>(v), comp);
+}
+template <class View, class = detail::if_values_view<View>> void sort(View &&v) {
+  detail::sort_view(std::forward<View>(v), std::less<>{});
+}
+template <class View, class Comp, class = detail::if_values_view<View>>
+void stable_sort(View &&v, Comp comp) {
+  sort(std::forward<View>(v), comp);
 }
 
 template <class K, class Comp> void stable_sort(vector<K> &v, Comp comp) { sort(v, comp); }
