@@ -55,6 +55,7 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
                               [&](std::size_t j) -> const T & { return sb[j]; }, lb, dl, comp);
   std::size_t ib = dl - ia;
   T out[I];
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     const bool take_b = ib < lb && (ia >= la || comp(sb[ib], sa[ia]));
     // Past the tile's end both sides may be exhausted: read a slot that exists.
@@ -64,6 +65,7 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
     ia += take_b ? 0 : 1;
   }
   barrier();
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     if (l * I + k < len)
       sh[l * I + k] = out[k];

@@ -30,9 +30,12 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
   const std::size_t first = l * I;
   const std::size_t mine = valid <= first ? 0 : (valid - first < I ? valid - first : I);
   T v[I];
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     v[k] = sh[k < mine ? first + k : 0];
+#pragma unroll
   for (std::size_t round = 0; round < I; ++round) {
+#pragma unroll
     for (std::size_t k = round % 2; k + 1 < I; k += 2) {
       if (k + 1 < mine && comp(v[k + 1], v[k])) {
         T t = v[k];
@@ -42,6 +45,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
     }
   }
   barrier();
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     if (k < mine)
       sh[first + k] = v[k];
@@ -57,6 +61,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
     std::size_t ia = merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
                                 [&](std::size_t j) -> const T & { return sb[j]; }, lb, d, comp);
     std::size_t ib = d - ia;
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const bool take_b = ib < lb && (ia >= la || comp(sb[ib], sa[ia]));
       const std::size_t at = take_b ? a1 + ib : (ia < la ? a0 + ia : 0);
@@ -65,6 +70,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
       ia += take_b ? 0 : 1;
     }
     barrier();
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       if (k < mine)
         sh[first + k] = v[k];

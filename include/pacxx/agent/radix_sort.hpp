@@ -150,16 +150,19 @@ __attribute__((always_inline)) inline void
 scatter_keys(const T (&items)[I], const unsigned (&rank)[I], std::size_t valid, T *stage, T *out,
              const std::size_t *offset, const Digit &digit, unsigned (&digits)[I]) {
   const std::size_t l = Thread::get().local.x;
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     stage[rank[k]] = items[k];
   barrier();
   if (valid == B * I) {
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const T key = stage[k * B + l];
       digits[k] = digit(key);
       out[offset[digits[k]] + k * B + l] = key;
     }
   } else {
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const std::size_t i = k * B + l;
       const T key = stage[i];
@@ -181,16 +184,19 @@ scatter_values(const V *in, V *out, std::size_t base, std::size_t valid, void *s
   V *stage = static_cast<V *>(stage_memory);
   const std::size_t l = Thread::get().local.x;
   V items[I];
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     const std::size_t at = rank_t::position(l, k);
     if (at < valid)
       items[k] = in[base + at];
   }
   barrier(); // every key is read from the stage
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     if (rank_t::position(l, k) < valid)
       stage[rank[k]] = items[k];
   barrier();
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     const std::size_t i = k * B + l;
     if (i < valid)
@@ -230,9 +236,11 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
 
   K keys[I];
   if (valid == tile_size) {
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       keys[k] = keys_in[base + rank_t::position(l, k)];
   } else {
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const std::size_t at = rank_t::position(l, k);
       keys[k] = keys_in[base + (at < valid ? at : 0)];

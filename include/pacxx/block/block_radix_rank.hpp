@@ -83,6 +83,7 @@ public:
       for (std::size_t h = 0; h < groups; ++h)
         counters_[h * radix + l] += start;
     barrier();
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       rank[k] += row[digit(k)];
     // No barrier after: a block that ranks again needs a pacxx::barrier() first.
@@ -94,9 +95,11 @@ private:
   template <class Digit>
   void count_warp(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j) {
     const unsigned below = (1u << j) - 1u;
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const unsigned d = digit(k);
       unsigned peers = ~0u;
+#pragma unroll
       for (unsigned b = 0; b < RadixBits; ++b) {
         const bool set = (d >> b) & 1u;
         const unsigned m = warp::ballot(set);
@@ -115,6 +118,7 @@ private:
   void count_shared(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j,
                     unsigned *posts) {
     const std::size_t l = Thread::get().local.x;
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       posts[position(l, k)] = digit(k);
     barrier();
@@ -124,6 +128,7 @@ private:
         p[i] = row[p[i]]++;
     }
     barrier();
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       local[k] = posts[position(l, k)];
   }
