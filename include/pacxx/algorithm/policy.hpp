@@ -101,8 +101,12 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
   static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
   static constexpr std::size_t nominal =
       ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items;
-  static constexpr std::size_t scaled = nominal * 4 / bytes;
-  static constexpr std::size_t most = 32 * 1024 / (block * bytes);
+  // At most the nominal items (keys below 4 bytes: more would spill registers), and a
+  // stage of at most 32 KiB (its slots are at least 4 bytes: the rank's digit posts on
+  // OpenCL).
+  static constexpr std::size_t scaled =
+      nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
+  static constexpr std::size_t most = 32 * 1024 / (block * (bytes > 4 ? bytes : 4));
   static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
 };
 
