@@ -18,10 +18,11 @@
 // (pacxx/algorithm/radix_sort.hpp: 2 + ceil(bits / 8) launches). Any other strict weak
 // ordering (user structs, user comparators, projections) is merge sorted
 // (pacxx/algorithm/merge_sort.hpp: 1 + 2 * ceil(log2(tiles)) launches; sort_by_key packs
-// keys and values into pairs first and unpacks them after, two launches more). Floating point keys:
-// -0.0 and +0.0 are equal (they keep their input order), NaNs are kept: positive NaNs
-// after +inf, negative ones before -inf (descending: the other way round), as CUB does.
-// Every sort is stable: equal keys keep their input order.
+// keys and values into pairs first and unpacks them after, two launches more; so do
+// views of tuples). Floating point keys: -0.0 and +0.0 are equal (they keep their input
+// order), NaNs are kept: positive NaNs after +inf, negative ones before -inf
+// (descending: the other way round), as CUB does. Every sort is stable: equal keys keep
+// their input order.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -38,6 +39,7 @@
 #include "pacxx/algorithm/merge_sort.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/radix_sort.hpp"
+#include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/vector.hpp"
