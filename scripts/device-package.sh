@@ -8,8 +8,10 @@ mkdir -p "$stage"/{lib,bin,tests}
 strip -o "$stage/lib/libpacxx.so" build/lib/libpacxx.so
 cp build/bin/pacxx-info build/bin/pacxx-kernels build/examples/saxpy "$stage/bin/"
 for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
-cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py benchmarks/report_stl.py "$stage/"
-if [ -x build/benchmarks/stl_vs_cuda ]; then
+cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py benchmarks/report_stl.py \
+   benchmarks/report_rof.py scripts/rof-photo.sh "$stage/"
+if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ] ||
+   [ -x build/benchmarks/sort ]; then
   mkdir -p "$stage/benchmarks"
   # Every benchmark program (the executables in build/benchmarks; no extension).
   for b in build/benchmarks/*; do
@@ -17,9 +19,16 @@ if [ -x build/benchmarks/stl_vs_cuda ]; then
   done
   cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" # not on the GPU machine
 fi
-for e in dot_product saxpy_async transform_kernel reduce_staged; do
+for e in dot_product saxpy_async transform_kernel reduce_staged rof; do
   [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
 done
+# The ROF example (issue 11): its image libraries, which the GPU machine may lack, and
+# the photograph it denoises there (from a Debian package, scripts/rof-photo.sh).
+if [ -x build/examples/rof ]; then
+  for l in libnetpbm.so.11 libpng16.so.16; do cp -L /usr/lib/x86_64-linux-gnu/$l "$stage/lib/"; done
+  mkdir -p "$stage/data"
+  cp "$(bash scripts/rof-photo.sh)" "$stage/data/camera.png"
+fi
 mkdir -p .device
 tar -C "$stage" -cJf .device/pacxx.tar.xz .
 rm -rf "$stage"

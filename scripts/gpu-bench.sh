@@ -11,7 +11,14 @@ mkdir -p "$out"
 reps=${PACXX_BENCH_REPS:-5}
 export PACXX_BENCH_REPS=$reps
 export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+# PACXX_BENCH_ONLY=rof runs only the ROF part (issue 11) below; PACXX_BENCH_ONLY=sort
+# only the sorting program (issue 10) and its report.
+only="${PACXX_BENCH_ONLY:-}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
+if [ "$only" = sort ]; then
+  "$bin/sort" "${common[@]}" --benchmark_out="$out/sort.json" --benchmark_out_format=json
+  python3 "$here/report_stl.py" "$out" "$out/sort.json"
+elif [ "$only" != rof ]; then
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
 PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx' \
   --benchmark_out="$out/staging_off.json" --benchmark_out_format=json
@@ -26,3 +33,23 @@ for prog in scan reductions compaction bykey sort; do
   stl_jsons+=("$out/$prog.json")
 done
 [ ${#stl_jsons[@]} -eq 0 ] || python3 "$here/report_stl.py" "$out" "${stl_jsons[@]}"
+fi
+
+# ROF denoising (issue 11): the CPU-reference test at 2048^2 on this GPU, the benchmark
+# (pool off, so that device memory is measured), the example on the photograph at
+# 2048^2 (its log: energy and residual every 10 iterations; the images for the
+# before/after figure stay outside the results), then the report.
+if [ -x "$bin/rof_benchmark" ] && [ "$only" != sort ]; then
+  tests="$here/tests"; [ -d "$tests" ] || tests="$here/../build/tests/e2e"
+  examples="$here/bin"; [ -x "$examples/rof" ] || examples="$here/../build/examples"
+  photo="$here/data/camera.png"; [ -f "$photo" ] || photo="$(bash "$here/rof-photo.sh")"
+  ROF_TEST_SIZE=2048 "$tests/rof_test" > "$out/rof_test_2048.log" 2>&1 || echo "FAILED: rof_test at 2048^2 (see rof_test_2048.log)"
+  tail -3 "$out/rof_test_2048.log"
+  PACXX_POOL_MB=0 "$bin/rof_benchmark" "${common[@]}" --benchmark_out="$out/rof.json" --benchmark_out_format=json
+  images=$(mktemp -d)
+  "$examples/rof" --input "$photo" --size 2048 --iterations 300 --every 10 \
+    --noisy "$images/noisy.png" --output "$images/denoised.png" | tee "$out/rof_photo_2048.log"
+  python3 "$here/report_rof.py" "$out" "$out/rof.json" "$out/rof_photo_2048.log" \
+    "$out/rof_test_2048.log" "$images/noisy.png" "$images/denoised.png"
+  rm -rf "$images"
+fi

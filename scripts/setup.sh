@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-libopencl1
           ocl-icd-opencl-dev opencl-headers libgtest-dev libbenchmark-dev librange-v3-dev
           zlib1g-dev libzstd-dev
+          # The ROF example (examples/rof) reads and writes PNG and PGM.
+          libpng-dev libnetpbm-dev
           # The lit suite (tests/lit): llvm-15-tools has lit.py, FileCheck, not and
           # split-file; llvm-15 has opt; lit runs on python3.
           llvm-15-tools llvm-15 python3

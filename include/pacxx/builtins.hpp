@@ -31,6 +31,10 @@ unsigned __pacxx_shfl_down(unsigned v, unsigned delta);
 unsigned __pacxx_shfl_idx(unsigned v, unsigned lane);
 // Bit l set where lane l's pred is nonzero (all lanes of the warp must call it).
 unsigned __pacxx_ballot(int pred);
+// Waits for every lane of the warp and orders their shared-memory accesses before it
+// before those after it (CUDA __syncwarp; nothing on a warp of one). All lanes must call
+// it.
+void __pacxx_warp_sync();
 // Orders this thread's global memory accesses before and after it for every thread of
 // the device (CUDA __threadfence): what single-pass algorithms publish between blocks.
 void __pacxx_thread_fence();

@@ -42,3 +42,4 @@
 #include "pacxx/algorithm/transform_reduce.hpp"
 #include "pacxx/async.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/neighbours.hpp"

@@ -16,15 +16,22 @@
 namespace pacxx {
 namespace agent {
 
-template <class P, class T, bool Exclusive, class Load, class Store, class Op>
-__attribute__((always_inline)) inline void scan_tile(Load &&load, Store &&store, std::size_t n,
-                                                     const tile_state<T> &state, Op op, T init) {
+// The tile's part of a scan: takes the next tile, loads it through `exchange` and scans
+// it with the prefix from the look-back. On return inc[k] is the inclusive scan at the
+// thread's item k (prefix and init included), prefix the value before its first item
+// (has_prefix false only for the first thread of tile 0 of an inclusive scan, which
+// has nothing before it), and base/valid the tile's first element and length.
+template <class P, class T, bool Exclusive, class Load, class Op>
+__attribute__((always_inline)) inline void
+scan_tile_items(Load &&load, std::size_t n, const tile_state<T> &state, Op op, T init,
+                block_exchange<T, P::block, P::items> &exchange, T (&inc)[P::items], T &prefix,
+                bool &has_prefix, std::size_t &base, std::size_t &valid) {
   constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
-  block_exchange<T, B, I> exchange;
   block_scan<T, B> scan;
-  const std::size_t tile = tile_order(state), base = tile * tile_size;
+  const std::size_t tile = tile_order(state);
+  base = tile * tile_size;
   const std::size_t l = Thread::get().local.x;
-  const std::size_t valid = n - base < tile_size ? n - base : tile_size;
+  valid = n - base < tile_size ? n - base : tile_size;
   const std::size_t mine = valid <= l * I ? 0 : (valid - l * I < I ? valid - l * I : I);
 
   T items[I];
@@ -32,15 +39,14 @@ __attribute__((always_inline)) inline void scan_tile(Load &&load, Store &&store,
 
   // The thread's own items: an inclusive scan over the first `mine` of them.
   T total = items[0];
+#pragma unroll
   for (std::size_t k = 1; k < I; ++k)
     if (k < mine)
       total = op(total, items[k]);
 
-  // prefix: what comes before the thread's first item (has_prefix false only for the
-  // first thread of tile 0 of an inclusive scan). Tile 0 has no look-back: its
-  // callback publishes its inclusive prefix and returns init, and an inclusive scan's
-  // tile 0 uses the scan within the block alone. One scan call for every tile keeps
-  // the barriers out of tile-dependent branches.
+  // Tile 0 has no look-back: its callback publishes its inclusive prefix and returns
+  // init, and an inclusive scan's tile 0 uses the scan within the block alone. One
+  // scan call for every tile keeps the barriers out of tile-dependent branches.
   auto prefix_of = [&](const T &aggregate) -> T {
     if (tile == 0) {
       if (warp::lane() == 0)
@@ -51,27 +57,75 @@ __attribute__((always_inline)) inline void scan_tile(Load &&load, Store &&store,
     return lookback(aggregate);
   };
   T before;
-  T prefix = scan.exclusive_with_prefix(total, op, prefix_of, before);
-  const bool has_prefix = Exclusive || tile != 0 || l != 0;
+  prefix = scan.exclusive_with_prefix(total, op, prefix_of, before);
+  has_prefix = Exclusive || tile != 0 || l != 0;
   if (!Exclusive && tile == 0)
     prefix = before;
 
+  // The items again, from the exchange's shared memory: holding 24 of them in registers
+  // through the block scan and the look-back took the scan kernel from 64 registers to
+  // 72 (ptxas -v, sm_90; 7 blocks per multiprocessor instead of 8, as CUB's scan).
+  exchange.reload_blocked(items);
+  T run = has_prefix ? op(prefix, items[0]) : items[0];
+  inc[0] = run;
+#pragma unroll
+  for (std::size_t k = 1; k < I; ++k) {
+    run = op(run, items[k]);
+    inc[k] = run;
+  }
+}
+
+// One tile of an inclusive or exclusive scan: store(i, out[i]) for the tile's elements,
+// coalesced (through `exchange`).
+template <class P, class T, bool Exclusive, class Load, class Store, class Op>
+__attribute__((always_inline)) inline void scan_tile(Load &&load, Store &&store, std::size_t n,
+                                                     const tile_state<T> &state, Op op, T init) {
+  constexpr std::size_t I = P::items;
+  block_exchange<T, P::block, I> exchange;
+  T inc[I], prefix;
+  bool has_prefix;
+  std::size_t base, valid;
+  scan_tile_items<P, T, Exclusive>(load, n, state, op, init, exchange, inc, prefix, has_prefix,
+                                   base, valid);
   T out[I];
   if (Exclusive) {
-    T run = prefix;
-    for (std::size_t k = 0; k < I; ++k) {
-      out[k] = run;
-      run = op(run, items[k]);
-    }
+    out[0] = prefix;
+#pragma unroll
+    for (std::size_t k = 1; k < I; ++k)
+      out[k] = inc[k - 1];
   } else {
-    T run = has_prefix ? op(prefix, items[0]) : items[0];
-    out[0] = run;
-    for (std::size_t k = 1; k < I; ++k) {
-      run = op(run, items[k]);
-      out[k] = run;
-    }
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      out[k] = inc[k];
   }
+  // load_blocked ended with a barrier: the exchange's memory is free again.
   exchange.store_blocked(out, valid, [&](std::size_t i, const T &v) { store(base + i, v); });
+}
+
+// One tile of an inclusive scan whose results are consumed where they are computed, in
+// the thread's own (blocked) order: step(i, before, after) for each element i of the
+// tile, `before` the scan up to i - 1 (init for the input's first element) and `after`
+// up to i. For outputs written sparsely (reduce
+// by key writes at run boundaries), where an exchange would buy no coalescing.
+template <class P, class T, class Load, class Step, class Op>
+__attribute__((always_inline)) inline void scan_tile_steps(Load &&load, Step &&step, std::size_t n,
+                                                           const tile_state<T> &state, Op op,
+                                                           T init) {
+  constexpr std::size_t I = P::items;
+  block_exchange<T, P::block, I> exchange;
+  T inc[I], prefix;
+  bool has_prefix;
+  std::size_t base, valid;
+  scan_tile_items<P, T, false>(load, n, state, op, init, exchange, inc, prefix, has_prefix, base,
+                               valid);
+  const std::size_t first = base + Thread::get().local.x * I;
+  T before = has_prefix ? prefix : init;
+#pragma unroll
+  for (std::size_t k = 0; k < I; ++k) {
+    if (first + k < base + valid)
+      step(first + k, before, inc[k]);
+    before = inc[k];
+  }
 }
 
 } // namespace agent

@@ -28,17 +28,17 @@
 namespace pacxx {
 namespace agent {
 
-// Output offsets and counts (64 bits: more than 2^32 elements may be selected).
-using select_offset = unsigned long long;
-
+// C is the type of output offsets and counts: unsigned where fewer than 2^32 elements
+// are selected (the tile state then packs a tile's count with its status in one word),
+// else unsigned long long.
+//
 // load(i, U &v) -> bool: whether element i is selected; sets v to its value where it is
 // (and, for Partition, everywhere). store(j, v): the selected element of rank j;
 // rejected(j, v): the rejected element of rank j (Partition only).
-template <class P, class U, bool Partition, class Load, class Store, class Rejected>
+template <class P, class U, bool Partition, class C, class Load, class Store, class Rejected>
 __attribute__((always_inline)) inline void select_tile(Load &&load, Store &&store,
                                                        Rejected &&rejected, std::size_t n,
-                                                       const tile_state<select_offset> &state) {
-  using C = select_offset;
+                                                       const tile_state<C> &state) {
   constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
   block_scan<C, B> scan;
   shared_memory<U, tile_size> stage;

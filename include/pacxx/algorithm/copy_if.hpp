@@ -21,7 +21,6 @@
 // x | view::filter(p) | view::transform(f)), whose filters are evaluated in the loads.
 #pragma once
 #include <cstddef>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -72,7 +71,14 @@ template <class V> std::size_t source_size(V &v) { return source_size(v, is_filt
 namespace gpu {
 namespace detail {
 
-using select_offset = pacxx::agent::select_offset;
+// The type of a compaction's counts and output offsets: 32 bits where the input has
+// fewer than 2^32 elements (a tile's count then travels with its status in one 64-bit
+// word; with 64-bit counts the look-back took 3.1x as long at 2^28, see
+// benchmarks/results/2026-11-23-h100-stl), else 64 bits. select_with calls f with the
+// one n needs.
+template <class F> auto select_with(std::size_t n, F &&f) {
+  return n <= 0xffffffffu ? f(0u) : f(0ull);
+}
 
 // Selectors: sel(src, i, v) says whether element i of source src is selected and sets v
 // to its value (always, where the element survives the source's own filters).
@@ -105,15 +111,16 @@ template <class Eq> struct select_unique {
   }
 };
 
-// Device memory of one compaction: the tiles' state and the count kernel's partials.
-struct select_memory {
-  pacxx::tile_state<select_offset> state;
+// Device memory of one compaction: the tiles' state and the count kernel's partials
+// (64-bit: their sum on the host may exceed 32 bits only where C is 64 bits, but one
+// type keeps one count kernel per selector).
+template <class C> struct select_memory {
+  pacxx::tile_state<C> state;
   std::size_t tiles;
-  select_offset *partials;
+  unsigned long long *partials;
   pacxx::launch_config count_grid;
 };
-template <class P> select_memory select_setup(const char *name, std::size_t n) {
-  using C = select_offset;
+template <class P, class C> select_memory<C> select_setup(const char *name, std::size_t n) {
   constexpr std::size_t tile = P::block * P::items;
   const std::size_t tiles = pacxx::detail::ceil_div(n, tile);
   if (tiles > 0xffffffffu)
@@ -123,54 +130,57 @@ template <class P> select_memory select_setup(const char *name, std::size_t n) {
   pacxx::launch_config cfg =
       pacxx::detail::grid_for(pacxx::detail::ceil_div(n, R::items), R::block, R::max_blocks);
   const std::size_t state_bytes = (pacxx::tile_state<C>::bytes(tiles) + 15) / 16 * 16;
-  char *mem = static_cast<char *>(pacxx::detail::scratch(state_bytes + cfg.grid.x * sizeof(C)));
-  return {pacxx::tile_state<C>::at(mem, tiles), tiles, reinterpret_cast<C *>(mem + state_bytes),
-          cfg};
+  char *mem = static_cast<char *>(
+      pacxx::detail::scratch(state_bytes + cfg.grid.x * sizeof(unsigned long long)));
+  return {pacxx::tile_state<C>::at(mem, tiles), tiles,
+          reinterpret_cast<unsigned long long *>(mem + state_bytes), cfg};
 }
 
 // The tiny kernel that clears the tiles' state (detail/clear_tiles.hpp).
-inline void clear_tiles(const select_memory &m) { gpu::detail::clear_tiles(m.state, m.tiles); }
+template <class C> void clear_tiles(const select_memory<C> &m) {
+  gpu::detail::clear_tiles(m.state, m.tiles);
+}
 
 // The number of selected elements (one kernel, which also clears the tiles' state, and
 // a copy of the blocks' counts to the host).
-template <class V, class Sel>
-select_offset count_selected(const V &view, std::size_t n, Sel sel, const select_memory &m) {
-  using C = select_offset;
+template <class V, class Sel, class C>
+unsigned long long count_selected(const V &view, std::size_t n, Sel sel,
+                                  const select_memory<C> &m) {
+  using Q = unsigned long long;
   using P = pacxx::policy::reduce;
   pacxx::kernel(
       [sel](const auto &view, std::size_t n, const pacxx::tile_state<C> &s, std::size_t clear,
-            C *partials) {
+            Q *partials) {
         auto v = view;
         const auto src = pacxx::detail::make_source(v);
         using U = ranges::range_value_t<decltype(v)>;
         const std::size_t stride = pacxx::Grid::get().size.x * P::block;
         for (std::size_t i = pacxx::Thread::get().global.x; i < clear; i += stride)
           s.clear(i, clear - 1);
-        C c = 0;
+        Q c = 0;
         pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
           U x;
           c += sel(src, i, x) ? 1 : 0;
         });
-        pacxx::block_reduce<C, P::block> r;
-        c = r.reduce(c, std::plus<C>{});
+        pacxx::block_reduce<Q, P::block> r;
+        c = r.reduce(c, std::plus<Q>{});
         if (pacxx::Thread::get().local.x == 0)
           partials[pacxx::Block::get().index.x] = c;
       },
       m.count_grid)(view, n, m.state, m.tiles + 1, m.partials);
-  std::vector<C> host(m.count_grid.grid.x);
-  pacxx::detail::copy_to_host(host.data(), m.partials, host.size() * sizeof(C));
-  C total = 0;
-  for (C c : host)
+  std::vector<Q> host(m.count_grid.grid.x);
+  pacxx::detail::copy_to_host(host.data(), m.partials, host.size() * sizeof(Q));
+  Q total = 0;
+  for (Q c : host)
     total += c;
   return total;
 }
 
 // The pass (the tile state must be clear): selected elements to out in order, and with
 // Partition the rejected ones to rejected in order. Returns the number selected.
-template <class P, bool Partition, class V, class Sel, class Out, class Rej>
-select_offset select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
-                          const select_memory &m) {
-  using C = select_offset;
+template <class P, bool Partition, class V, class Sel, class Out, class Rej, class C>
+C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
+              const select_memory<C> &m) {
   pacxx::kernel(
       [sel](const auto &in_view, const auto &out_view, const auto &rej_view, std::size_t n,
             const pacxx::tile_state<C> &s) {
@@ -189,11 +199,9 @@ select_offset select_pass(const V &view, std::size_t n, Sel sel, const Out &out,
             [&](std::size_t j, const U &x) { *(rejected + static_cast<DR>(j)) = x; }, n, s);
       },
       pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state);
-  pacxx::detail::word_slot<C> last;
-  pacxx::detail::copy_to_host(&last, m.state.inclusive + (m.tiles - 1), sizeof last);
-  C total;
-  std::memcpy(&total, &last, sizeof total);
-  return total;
+  unsigned char last[pacxx::tile_state<C>::inclusive_bytes];
+  pacxx::detail::copy_to_host(last, m.state.inclusive_at(m.tiles - 1), sizeof last);
+  return pacxx::tile_state<C>::inclusive_from(last);
 }
 
 // Runs a compaction of source view `in` (n indices) into the device view out of m
@@ -206,18 +214,21 @@ std::size_t select_into(const char *name, const V &in, std::size_t n, Sel sel, c
   using P = pacxx::policy::select_for<U>;
   if (n == 0)
     return 0;
-  const select_memory mem = select_setup<P>(name, n);
-  if (m < n) {
-    const select_offset c = count_selected(in, n, sel, mem);
-    if (c > m)
-      throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
-                         " elements, " + std::to_string(c) + " are selected");
-    if (c == 0)
-      return 0;
-  } else {
-    clear_tiles(mem);
-  }
-  return select_pass<P, false>(in, n, sel, out, out, mem);
+  return select_with(n, [&](auto c_type) -> std::size_t {
+    using C = decltype(c_type);
+    const select_memory<C> mem = select_setup<P, C>(name, n);
+    if (m < n) {
+      const unsigned long long c = count_selected(in, n, sel, mem);
+      if (c > m)
+        throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
+                           " elements, " + std::to_string(c) + " are selected");
+      if (c == 0)
+        return 0;
+    } else {
+      clear_tiles(mem);
+    }
+    return select_pass<P, false>(in, n, sel, out, out, mem);
+  });
 }
 
 // A new gpu::vector<T> (T: the source's value type unless given) of exactly the
@@ -231,11 +242,14 @@ auto select_exact(const char *name, const V &in, Sel sel) {
   const std::size_t n = pacxx::detail::source_size(v);
   if (n == 0)
     return vector<E>();
-  const select_memory mem = select_setup<P>(name, n);
-  vector<E> out(count_selected(in, n, sel, mem));
-  if (out.size() != 0)
-    select_pass<P, false>(in, n, sel, ranges::views::all(out), ranges::views::all(out), mem);
-  return out;
+  return select_with(n, [&](auto c_type) {
+    using C = decltype(c_type);
+    const select_memory<C> mem = select_setup<P, C>(name, n);
+    vector<E> out(count_selected(in, n, sel, mem));
+    if (out.size() != 0)
+      select_pass<P, false>(in, n, sel, ranges::views::all(out), ranges::views::all(out), mem);
+    return out;
+  });
 }
 
 } // namespace detail
@@ -275,12 +289,15 @@ template <class T, class Pred> std::size_t stable_partition(vector<T> &v, Pred p
   const std::size_t n = v.size();
   if (n == 0)
     return 0;
-  const detail::select_memory mem = detail::select_setup<P>("gpu::stable_partition", n);
   vector<T> rejected(n);
-  detail::clear_tiles(mem);
   auto view = pacxx::detail::device_view(v);
-  const std::size_t t = detail::select_pass<P, true>(view, n, detail::select_if<Pred>{pred}, view,
-                                                     pacxx::detail::device_view(rejected), mem);
+  const std::size_t t = detail::select_with(n, [&](auto c_type) -> std::size_t {
+    using C = decltype(c_type);
+    const detail::select_memory<C> mem = detail::select_setup<P, C>("gpu::stable_partition", n);
+    detail::clear_tiles(mem);
+    return detail::select_pass<P, true>(view, n, detail::select_if<Pred>{pred}, view,
+                                        pacxx::detail::device_view(rejected), mem);
+  });
   pacxx::detail::copy_on_device(v.data() + t, rejected.data(), (n - t) * sizeof(T));
   return t;
 }

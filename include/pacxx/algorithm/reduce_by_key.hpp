@@ -5,13 +5,14 @@
 //
 // One pass (CUB's DeviceReduce::ReduceByKey design on the single-pass scan,
 // pacxx/agent/scan.hpp): an inclusive scan of (value, run count) pairs with the
-// reduce-by-segment operator, in which element i's count is 1 where a run starts; at
-// i the scan holds the run index + 1 and the fold of the run up to i. A run's head
-// writes its key, its tail (the element before the next head, or the last) its value.
-// The scan also carries each element's own head and tail flags, computed in the loads
-// from keys[i - 1], keys[i] and keys[i + 1]. The last element writes the number of runs,
-// which is read back (one small copy); one launch plus the tiny clear of the tiles'
-// state.
+// reduce-by-segment operator, in which element i's count is 1 where a run starts
+// (keys[i - 1] and keys[i] differ); at i the scan holds the run index + 1 and the fold
+// of the run up to i. A run's head writes its key and, from the scan just before it,
+// the previous run's value; the last element writes the last run's value and the number
+// of runs, which is read back (one small copy). One launch plus the tiny clear of the
+// tiles' state. The pair is all the look-back carries: 8 bytes for 4-byte values, one
+// 16-byte word per tile on CUDA (a 12-byte pair with head and tail flags took 3.3x
+// CUB's time at 2^28, benchmarks/results/2026-11-23-h100-stl).
 //
 // keys and values are any device ranges (views fused into the loads; values needs at
 // least as many elements as keys); out_keys and out_values gpu::vectors or writable
@@ -40,20 +41,18 @@
 namespace gpu {
 namespace detail {
 
-// The fold of a stretch of elements since its last run head, the number of heads in
-// it, and the head (1) and tail (2) flags of its last element.
+// The fold of a stretch of elements since its last run head, and the number of heads
+// in it.
 template <class T> struct run_fold {
   T value;
   unsigned count;
-  unsigned flags;
 };
 
-// The reduce-by-segment operator (associative whenever op is; the flags of the right
-// operand are a projection, which is associative too).
+// The reduce-by-segment operator (associative whenever op is).
 template <class Op> struct by_segment {
   Op op;
   template <class T> run_fold<T> operator()(const run_fold<T> &a, const run_fold<T> &b) const {
-    return run_fold<T>{b.count ? b.value : op(a.value, b.value), a.count + b.count, b.flags};
+    return run_fold<T>{b.count ? b.value : op(a.value, b.value), a.count + b.count};
   }
 };
 
@@ -103,23 +102,27 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
         using DOK = ranges::range_difference_t<decltype(out_keys)>;
         using DOV = ranges::range_difference_t<decltype(out_values)>;
         auto load = [&](std::size_t i) -> R {
-          const std::size_t before = i == 0 ? 0 : i - 1, after = i + 1 < n ? i + 1 : i;
-          const auto k = *(key + static_cast<DK>(i));
-          const bool head = i == 0 || !eq(*(key + static_cast<DK>(before)), k);
-          const bool tail = i + 1 == n || !eq(k, *(key + static_cast<DK>(after)));
-          return R{T(*(value + static_cast<DV>(i))), head ? 1u : 0u,
-                   (head ? 1u : 0u) | (tail ? 2u : 0u)};
+          const std::size_t before = i == 0 ? 0 : i - 1;
+          const bool head =
+              i == 0 || !eq(*(key + static_cast<DK>(before)), *(key + static_cast<DK>(i)));
+          return R{T(*(value + static_cast<DV>(i))), head ? 1u : 0u};
         };
-        auto store = [&](std::size_t i, const R &r) {
-          const std::size_t run = r.count - 1;
-          if ((r.flags & 1u) && run < cap_keys)
-            *(key_out + static_cast<DOK>(run)) = *(key + static_cast<DK>(i));
-          if ((r.flags & 2u) && run < cap_values)
-            *(value_out + static_cast<DOV>(run)) = r.value;
-          if (i + 1 == n)
-            *runs_at = r.count;
+        auto step = [&](std::size_t i, const R &before, const R &after) {
+          if (after.count != before.count) { // a head: run after.count - 1 starts at i
+            const std::size_t run = after.count - 1;
+            if (run < cap_keys)
+              *(key_out + static_cast<DOK>(run)) = *(key + static_cast<DK>(i));
+            if (run != 0 && run - 1 < cap_values)
+              *(value_out + static_cast<DOV>(run - 1)) = before.value;
+          }
+          if (i + 1 == n) {
+            if (after.count - 1 < cap_values)
+              *(value_out + static_cast<DOV>(after.count - 1)) = after.value;
+            *runs_at = after.count;
+          }
         };
-        pacxx::agent::scan_tile<P, R, false>(load, store, n, s, detail::by_segment<Op>{op}, R{});
+        pacxx::agent::scan_tile_steps<P, R>(load, step, n, s, detail::by_segment<Op>{op},
+                                            R{T{}, 0u});
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
       keys, values, out_keys, out_values, n, cap_keys, cap_values, runs_at, state);

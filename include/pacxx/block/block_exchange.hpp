@@ -1,22 +1,39 @@
-// pacxx::block_exchange<T, B, I>: moves a tile of B * I values between the striped
-// arrangement that global memory wants (value k of thread l is tile element k * B + l:
-// a warp's loads are contiguous) and the blocked one that scans want (thread l holds
-// elements l * I .. l * I + I - 1), through shared memory (device code).
+// pacxx::block_exchange<T, B, I>: moves a tile of B * I values between the order that
+// global memory wants and the blocked one that scans want (thread l holds tile elements
+// l * I .. l * I + I - 1), through shared memory (device code).
 //
-// Every thread of the block must call them (they have barriers). One padding slot per
-// 32 (CUB's BlockExchange padding) keeps the blocked accesses, thread l at l * I + k,
-// from landing on one shared-memory bank when I shares factors with 32.
+// Each warp moves its own stretch of the tile (the warp's lanes' blocked elements, w * I
+// of them, w the warp size): its k-th round of loads or stores reads or writes w
+// consecutive elements (coalesced), and the warp turns them around in its own part of
+// the shared memory (CUB's BLOCK_LOAD_WARP_TRANSPOSE). So the exchange needs no block
+// barrier, only the warp's own synchronisation: a block-wide transpose cost the scan two
+// barriers per tile, at which the block waited for the warp doing the look-back. Where a
+// warp is one thread (OpenCL) each thread moves its own I elements.
+//
+// The loops over a thread's I items are unrolled (#pragma unroll): a loop the compiler
+// leaves rolled indexes the items' array at run time, which puts the array in local
+// memory (ptxas reported a 96-byte stack frame for the scan, every tile's items stored
+// to and reloaded from it).
+//
+// Every thread of the block must call them. Where I is even, one padding slot per 32
+// elements (CUB's padding) keeps the blocked accesses (lane j at j * I + k) off a single
+// shared-memory bank; where I is odd they fall on 32 banks as they are. Indices are
+// 32-bit (a tile is far smaller than 2^32 elements): with 64-bit index arithmetic the
+// scan kernel held twice the registers for its shared-memory addresses (80 registers,
+// 6 blocks per multiprocessor, against 64 and 8 with 32-bit indices; ptxas -v, sm_90).
 #pragma once
 #include <cstddef>
 
+#include "pacxx/block/warp.hpp"
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/thread.hpp"
 
 namespace pacxx {
 
 template <class T, std::size_t B, std::size_t I> class block_exchange {
-  shared_memory<T, B * I + B * I / 32> tile_;
-  static std::size_t at(std::size_t i) { return i + i / 32; }
+  static constexpr bool padded = I % 2 == 0;
+  shared_memory<T, padded ? B * I + B * I / 32 : B * I> tile_;
+  static unsigned at(unsigned i) { return padded ? i + i / 32 : i; }
 
 public:
   __attribute__((always_inline)) block_exchange() = default;
@@ -25,45 +42,67 @@ public:
   // `valid` hold load(0) (a value of the range, never uninitialised memory), so valid
   // must be at least 1. load(i) is called with tile-relative indices.
   template <class Load> void load_blocked(Load &&load, std::size_t valid, T (&items)[I]) {
-    const std::size_t l = Thread::get().local.x;
+    const unsigned l = unsigned(Thread::get().local.x), w = warp::size(), lane = warp::lane();
+    const unsigned first = (l - lane) * unsigned(I); // the warp's stretch starts here
     // All loads into registers before the first store to shared memory, which the
     // compiler may not move a global load across: I loads in flight per thread.
     T v[I];
     if (valid == B * I) {
-      for (std::size_t k = 0; k < I; ++k)
-        v[k] = load(k * B + l);
+#pragma unroll
+      for (unsigned k = 0; k < I; ++k)
+        v[k] = load(first + k * w + lane);
     } else {
-      const T first = load(0);
-      for (std::size_t k = 0; k < I; ++k) {
-        const std::size_t i = k * B + l;
-        v[k] = i < valid ? load(i) : first;
+      const T zeroth = load(0);
+#pragma unroll
+      for (unsigned k = 0; k < I; ++k) {
+        const unsigned i = first + k * w + lane;
+        v[k] = i < valid ? load(i) : zeroth;
       }
     }
-    for (std::size_t k = 0; k < I; ++k)
-      tile_[at(k * B + l)] = v[k];
-    barrier();
-    for (std::size_t k = 0; k < I; ++k)
+#pragma unroll
+    for (unsigned k = 0; k < I; ++k)
+      tile_[at(first + k * w + lane)] = v[k];
+    warp::sync();
+#pragma unroll
+    for (unsigned k = 0; k < I; ++k)
       items[k] = tile_[at(l * I + k)];
-    barrier(); // the tile may be reused
+    warp::sync(); // the warp's stretch may be reused
   }
 
-  // store(i, value) for tile-relative i in [0, valid), from the blocked items, in
-  // striped order.
+  // The items of the last load_blocked again, read from the shared memory that still
+  // holds them (nothing may have written the exchange since): a caller that needs them
+  // only before and after a long stretch of code (the scan's block scan and look-back)
+  // need not keep them in registers through it.
+  void reload_blocked(T (&items)[I]) const {
+    const unsigned l = unsigned(Thread::get().local.x);
+#pragma unroll
+    for (unsigned k = 0; k < I; ++k)
+      items[k] = tile_[at(l * I + k)];
+  }
+
+  // store(i, value) for tile-relative i in [0, valid), from the blocked items, a warp's
+  // w consecutive elements at a time.
   template <class Store> void store_blocked(const T (&items)[I], std::size_t valid, Store &&store) {
-    const std::size_t l = Thread::get().local.x;
-    for (std::size_t k = 0; k < I; ++k)
+    const unsigned l = unsigned(Thread::get().local.x), w = warp::size(), lane = warp::lane();
+    const unsigned first = (l - lane) * unsigned(I);
+#pragma unroll
+    for (unsigned k = 0; k < I; ++k)
       tile_[at(l * I + k)] = items[k];
-    barrier();
+    warp::sync();
     if (valid == B * I) {
-      for (std::size_t k = 0; k < I; ++k)
-        store(k * B + l, tile_[at(k * B + l)]);
+#pragma unroll
+      for (unsigned k = 0; k < I; ++k)
+        store(first + k * w + lane, tile_[at(first + k * w + lane)]);
     } else {
-      for (std::size_t k = 0; k < I; ++k)
-        if (k * B + l < valid)
-          store(k * B + l, tile_[at(k * B + l)]);
+#pragma unroll
+      for (unsigned k = 0; k < I; ++k) {
+        const unsigned i = first + k * w + lane;
+        if (i < valid)
+          store(i, tile_[at(i)]);
+      }
     }
-    // No barrier after: a block that writes this exchange's memory again (another
-    // load_blocked or store_blocked) needs a pacxx::barrier() first.
+    // No synchronisation after: a warp that writes this exchange's memory again (another
+    // load_blocked or store_blocked) needs a pacxx::warp::sync() (or a barrier) first.
   }
 };
 

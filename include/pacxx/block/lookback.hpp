@@ -5,10 +5,10 @@
 // predecessors, folding aggregates until it meets an inclusive prefix. Scans, stream
 // compaction, reduce by key and the radix sort's digit offsets all stand on it.
 //
-// Tiles are numbered in the order blocks start (pacxx::tile_order), not by block index,
-// so a tile only ever waits for tiles whose blocks are already running: the walk can
-// not deadlock however the device schedules blocks (PoCL runs work-groups on a few CPU
-// threads in any order).
+// Tiles are numbered in the order blocks start (pacxx::tile_order: the block index on
+// CUDA, which starts blocks in index order; a counter elsewhere), so a tile only ever
+// waits for tiles whose blocks are already running: the walk can not deadlock however
+// the device schedules blocks (PoCL runs work-groups on a few CPU threads in any order).
 //
 // Memory: tile_state<T>::bytes(tiles) of device memory, cleared by clear() before every
 // pass (a tiny kernel; the dispatch launches it).
@@ -54,34 +54,44 @@ inline void store_volatile(unsigned *p, unsigned v) { *static_cast<volatile unsi
 
 // The published state of every tile of one pass. Values of at most 4 bytes travel with
 // their status in one 64-bit word (one volatile store publishes both, so a reader never
-// needs a fence: CUB's ScanTileState for primitive types); larger ones sit in their own
-// slots, published value first, fence, then status.
+// needs a fence: CUB's ScanTileState for primitive types). Values of 5 to 8 bytes travel
+// with their status in one 16-byte pair, read and written with one 128-bit access on
+// CUDA (CUB's ScanTileState for 8-byte values); OpenCL does not promise that a 16-byte
+// access is one access, so there, and for larger values, the value sits in its own slot
+// (one for the aggregate, one for the prefix, so that publishing the prefix never
+// changes a value a reader has just been told is the aggregate), published value first,
+// fence, then status.
 template <class T> struct tile_state {
   enum : unsigned { empty = 0, has_aggregate = 1, has_prefix = 2 };
   static constexpr bool packed = sizeof(T) <= 4;
-  // The bytes a packed word carries (the packed branches are compiled for every T, C++14
-  // has no if constexpr: a size that never exceeds either side keeps them in bounds).
+  static constexpr bool paired = sizeof(T) > 4 && sizeof(T) <= 8;
+  // The bytes a packed word or a pair carries (the packed and paired branches are
+  // compiled for every T, C++14 has no if constexpr: a size that never exceeds either
+  // side keeps them in bounds).
   static constexpr std::size_t packed_bytes = sizeof(T) < 4 ? sizeof(T) : 4;
+  static constexpr std::size_t pair_bytes = sizeof(T) < 8 ? sizeof(T) : 8;
+  typedef unsigned long long pair_word __attribute__((vector_size(16))); // {status, value}
 
   unsigned *counter;         // tiles handed out so far (tile_order)
   unsigned long long *words; // packed: per tile, value << 32 | status
+  pair_word *pairs;          // paired: per tile, {status, value}
   unsigned *status;          // otherwise: per tile, the status
   detail::word_slot<T> *aggregate;
   detail::word_slot<T> *inclusive;
 
-  // Host: the device memory for `tiles` tiles, and the state laid out in it.
+  // Host: the device memory for `tiles` tiles, and the state laid out in it: 16 bytes of
+  // counter, the status words (or pairs), then the value slots where they are used.
   static std::size_t bytes(std::size_t tiles) {
-    return packed ? 16 + tiles * sizeof(unsigned long long)
-                  : 16 + align(sizeof(unsigned) * tiles) + 2 * tiles * sizeof(detail::word_slot<T>);
+    return 16 + status_bytes(tiles) + (packed ? 0 : 2 * tiles * sizeof(detail::word_slot<T>));
   }
   static tile_state at(void *memory, std::size_t tiles) {
     char *p = static_cast<char *>(memory);
     tile_state s;
     s.counter = reinterpret_cast<unsigned *>(p);
     s.words = reinterpret_cast<unsigned long long *>(p + 16);
+    s.pairs = reinterpret_cast<pair_word *>(p + 16);
     s.status = reinterpret_cast<unsigned *>(p + 16);
-    s.aggregate =
-        reinterpret_cast<detail::word_slot<T> *>(p + 16 + align(sizeof(unsigned) * tiles));
+    s.aggregate = reinterpret_cast<detail::word_slot<T> *>(p + 16 + status_bytes(tiles));
     s.inclusive = s.aggregate + tiles;
     if (packed)
       s.aggregate = s.inclusive = nullptr;
@@ -90,8 +100,29 @@ template <class T> struct tile_state {
 
   // Host: how many 32-bit words from `counter` on hold the counter and every status (a
   // pass is ready once they are zero; a type-independent clear kernel may zero them).
-  static std::size_t clear_words(std::size_t tiles) {
-    return (16 + (packed ? sizeof(unsigned long long) : sizeof(unsigned)) * tiles) / 4;
+  static std::size_t clear_words(std::size_t tiles) { return (16 + status_bytes(tiles)) / 4; }
+
+  // Host: where the published inclusive prefix of a tile can be read once the pass is
+  // over (copy inclusive_bytes from inclusive_at(tile) to the host, then
+  // inclusive_from(those bytes)).
+  static constexpr std::size_t inclusive_bytes = packed   ? sizeof(unsigned long long)
+                                                 : paired ? 16
+                                                          : sizeof(detail::word_slot<T>);
+  const void *inclusive_at(std::size_t tile) const {
+    return packed   ? static_cast<const void *>(words + tile)
+           : paired ? static_cast<const void *>(pairs + tile)
+                    : static_cast<const void *>(inclusive + tile);
+  }
+  static T inclusive_from(const void *bytes) {
+    T v;
+    const char *b = static_cast<const char *>(bytes);
+    if (packed)
+      std::memcpy(&v, b + 4, packed_bytes); // the high word of a little-endian u64
+    else if (paired)
+      std::memcpy(&v, b + 8, pair_bytes);
+    else
+      std::memcpy(&v, b, sizeof(T));
+    return v;
   }
 
   // Device: clears entry i of [0, tiles]: the status of tile i, or (i == tiles) the
@@ -102,7 +133,7 @@ template <class T> struct tile_state {
     else if (packed)
       words[i] = 0;
     else
-      status[i] = empty;
+      *status_word(i) = empty;
   }
 
   void publish_aggregate(std::size_t tile, const T &v) const { publish(tile, v, has_aggregate); }
@@ -117,7 +148,13 @@ template <class T> struct tile_state {
       std::memcpy(&value, &bits, packed_bytes);
       return static_cast<unsigned>(w) & 3u;
     }
-    const unsigned st = detail::load_volatile(status + tile);
+    if (paired && one_access_pairs()) {
+      const pair_word w = *static_cast<const volatile pair_word *>(pairs + tile);
+      const unsigned long long bits = w[1];
+      std::memcpy(&value, &bits, pair_bytes);
+      return static_cast<unsigned>(w[0]) & 3u;
+    }
+    const unsigned st = detail::load_volatile(status_word(tile));
     if (st != empty) {
       thread_fence(); // the flag before the value it announces
       value = detail::load_volatile(st == has_prefix ? inclusive + tile : aggregate + tile);
@@ -126,6 +163,19 @@ template <class T> struct tile_state {
   }
 
 private:
+  static std::size_t status_bytes(std::size_t tiles) {
+    return packed   ? sizeof(unsigned long long) * tiles
+           : paired ? sizeof(pair_word) * tiles
+                    : align(sizeof(unsigned) * tiles);
+  }
+  // Whether a 16-byte pair is read and written with one access: on CUDA (the only
+  // target whose warps are wider than one work-item; a constant after the JIT).
+  static bool one_access_pairs() { return warp::size() > 1; }
+  // The status where it is a word of its own: the low word of the pair, or status[tile].
+  unsigned *status_word(std::size_t tile) const {
+    return paired ? reinterpret_cast<unsigned *>(pairs + tile) : status + tile;
+  }
+
   void publish(std::size_t tile, const T &v, unsigned st) const {
     if (packed) {
       unsigned bits = 0;
@@ -134,9 +184,21 @@ private:
           static_cast<unsigned long long>(bits) << 32 | st;
       return;
     }
+    if (paired && one_access_pairs()) {
+      unsigned long long bits = 0;
+      std::memcpy(&bits, &v, pair_bytes);
+      const pair_word w = {st, bits};
+      *static_cast<volatile pair_word *>(pairs + tile) = w;
+      return;
+    }
     detail::store_volatile(st == has_prefix ? inclusive + tile : aggregate + tile, v);
+    if (paired && st == has_prefix) { // for inclusive_at: the host reads the pair's value
+      unsigned long long bits = 0;
+      std::memcpy(&bits, &v, pair_bytes);
+      reinterpret_cast<volatile unsigned long long *>(pairs + tile)[1] = bits;
+    }
     thread_fence(); // the value before the flag
-    detail::store_volatile(status + tile, st);
+    detail::store_volatile(status_word(tile), st);
   }
   static std::size_t align(std::size_t b) { return (b + 15) / 16 * 16; }
 };
@@ -191,10 +253,16 @@ private:
   }
 };
 
-// The next tile of a pass whose blocks share `counter` (zero before the pass), in the
-// order blocks start: thread 0 takes it, every thread of the block gets it. Every
-// thread must call it; calling it again needs a barrier in between.
+// The next tile in the order blocks start (every thread of the block gets it; every
+// thread must call it, and calling it again needs a barrier in between). On CUDA that is
+// the block index: the device starts a kernel's blocks in index order, so a block only
+// waits for blocks already running or done (what CUB's single-pass scans rely on). That
+// saves every tile an atomic round trip and a barrier before its first load. Elsewhere
+// (PoCL runs work-groups on a few CPU threads in any order) thread 0 takes the next
+// number from `counter` (zero before the pass).
 __attribute__((always_inline)) inline std::size_t tile_order(unsigned *counter) {
+  if (warp::size() > 1) // CUDA (a constant after the JIT)
+    return Block::get().index.x;
   shared_memory<unsigned, 1> tile;
   if (Thread::get().local.x == 0)
     tile[0] = atomic_add(counter, 1u);
@@ -202,9 +270,7 @@ __attribute__((always_inline)) inline std::size_t tile_order(unsigned *counter) 
   return tile[0];
 }
 
-// The next tile in the order blocks start (thread 0 takes it; every thread of the block
-// gets it). Every thread of the block must call it; calling it again needs a barrier
-// in between.
+// The same for the tiles of a tile_state.
 template <class T>
 __attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T> &state) {
   // No barrier after: a block taking a second tile must pass a barrier before calling

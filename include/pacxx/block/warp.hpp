@@ -19,6 +19,9 @@ inline unsigned size() { return __pacxx_warp_size(); }
 inline unsigned lane() { return __pacxx_lane_id(); }
 // Bit l set where lane l's pred is true.
 inline unsigned ballot(bool pred) { return __pacxx_ballot(pred ? 1 : 0); }
+// Waits for the warp's lanes; their shared-memory writes before it are seen by every
+// lane after it (CUDA __syncwarp).
+inline void sync() { __pacxx_warp_sync(); }
 
 namespace detail {
 template <class T> struct words {

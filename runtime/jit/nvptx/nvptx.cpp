@@ -138,6 +138,12 @@ static void lower_builtins(Module &m) {
     return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_vote_ballot_sync),
                         {b.getInt32(0xffffffffu), b.CreateIsNotNull(c.getArgOperand(0))});
   });
+  for_each_call(m, "__pacxx_warp_sync", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_bar_warp_sync), {b.getInt32(0xffffffffu)});
+    c.eraseFromParent();
+    return nullptr;
+  });
   for_each_call(m, "__pacxx_thread_fence", [&](CallInst &c) -> Value * {
     IRBuilder<> b(&c);
     b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_membar_gl));

@@ -124,10 +124,11 @@ static void lower_warps(Module &m) {
     c.eraseFromParent();
     return nullptr;
   });
-  for_each_call(m, "__pacxx_nanosleep", [&](CallInst &c) -> Value * {
-    c.eraseFromParent();
-    return nullptr;
-  });
+  for (const char *name : {"__pacxx_nanosleep", "__pacxx_warp_sync"})
+    for_each_call(m, name, [&](CallInst &c) -> Value * {
+      c.eraseFromParent();
+      return nullptr;
+    });
 }
 
 // Functions other than the kernel that use `v` (directly or through constant
