@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The parallel STL's results (issue 9): reads the Google Benchmark JSON of the programs
-scan, reductions, compaction and bykey (any of them), and writes parallel_stl.md into
+"""The parallel STL's results (issues 9 and 10): reads the Google Benchmark JSON of the
+programs scan, reductions, compaction, bykey and sort (any of them), and writes parallel_stl.md into
 the results directory: the goals table (checked size by size), one table per family
 with pacxx beside CUB and Thrust, and one PNG per family of pacxx's speedup over CUB.
 
@@ -40,6 +40,11 @@ GOALS = [
     (r'copy_if.*', 'cub', 0.95, 0, 'copy_if >= 0.95x CUB DeviceSelect::If'),
     (r'reduce_by_key.*', 'cub', 0.9, 0, 'reduce_by_key >= 0.9x CUB DeviceReduce::ReduceByKey'),
     (r'histogram.*', 'cub', 0.9, 0, 'histogram_even >= 0.9x CUB DeviceHistogram::HistogramEven'),
+    # Issue 10 (sorting).
+    (r'sort_u32', 'cub', 0.9, 0, 'sort u32 keys >= 0.9x CUB DeviceRadixSort::SortKeys'),
+    (r'sort_u32', 'thrust', 1.0, 0, 'sort u32 keys >= Thrust sort'),
+    (r'sort_pairs_u32', 'cub', 0.9, 0, 'sort_by_key u32+u32 >= 0.9x CUB DeviceRadixSort::SortPairs'),
+    (r'sort_items', 'thrust', 1.0, 0, 'comparator sort of a struct >= Thrust sort'),
 ]
 
 def ratio_pts(t, family, base, min_n):
@@ -47,7 +52,7 @@ def ratio_pts(t, family, base, min_n):
     return [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b and n >= min_n]
 
 def goals(t):
-    out = ['## Goals (issue 9)', '', '| goal | family | met | worst pacxx / baseline (size) |', '|---|---|---|---|']
+    out = ['## Goals (issues 9 and 10)', '', '| goal | family | met | worst pacxx / baseline (size) |', '|---|---|---|---|']
     families = sorted({f for (f, _) in t})
     for pattern, base, bound, min_n, label in GOALS:
         for fam in families:
@@ -69,11 +74,17 @@ def goals(t):
             worst = min(pts, key=lambda p: p[1])
             out.append('| %s at >= 95%% of the sum reduction\'s bandwidth, 2^20 and above | %s | %s | %.2f (2^%d) |' % (
                 fam, fam, 'yes' if worst[1] >= 0.95 else 'NO', worst[1], worst[0].bit_length() - 1))
+    # What skipping radix passes gains (sort16: keys below 2^16, bits [0, 16) against all 32).
+    part, full = t.get(('sort16', 'pacxx'), {}), t.get(('sort16', 'pacxxall'), {})
+    gains = [(n, full[n]['real_time'] / part[n]['real_time']) for n in sorted(part) if n in full]
+    if gains:
+        out += ['', 'Skipping radix passes (keys below 2^16 sorted by bits [0, 16), 2 passes, against '
+                'all 32 bits, 4 passes): ' + ', '.join('2^%d %.2fx' % (n.bit_length() - 1, g) for n, g in gains) + '.']
     return out + ['']
 
 def main(out_dir, paths):
     t, ctx = load_all(paths)
-    lines = ['# The parallel STL (issue 9) beside CUB and Thrust', '',
+    lines = ['# The parallel STL (issues 9 and 10) beside CUB and Thrust', '',
              'Device: %s. Date: %s. Median of %s repetitions; time per call end to end (until the '
              'result is on the host or the output is written).' % (
                  os.environ.get('PACXX_BENCH_DEVICE', '?'), ctx.get('date', '?'),

@@ -10,7 +10,8 @@ cp build/bin/pacxx-info build/bin/pacxx-kernels build/examples/saxpy "$stage/bin
 for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
 cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py benchmarks/report_stl.py \
    benchmarks/report_rof.py scripts/rof-photo.sh "$stage/"
-if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ]; then
+if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ] ||
+   [ -x build/benchmarks/sort ]; then
   mkdir -p "$stage/benchmarks"
   # Every benchmark program (the executables in build/benchmarks; no extension).
   for b in build/benchmarks/*; do

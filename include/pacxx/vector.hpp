@@ -180,7 +180,10 @@ public:
   explicit vector(const Range &host) {
     // std::vector checks the host range's length against its own max_size(), whose
     // allocator may allow more than a device element count: allocate() checks again.
-    std::vector<T> staged(std::begin(host), std::end(host)); // contiguous, converted
+    // (bool: staged as bytes of 0 and 1, what a device bool is; std::vector<bool> has no
+    // contiguous storage.)
+    using S = typename std::conditional<std::is_same<T, bool>::value, unsigned char, T>::type;
+    std::vector<S> staged(std::begin(host), std::end(host)); // contiguous, converted
     vector v(staged.size());
     pacxx::detail::copy_to_device(v.data_, staged.data(), staged.size() * sizeof(T));
     swap(v);

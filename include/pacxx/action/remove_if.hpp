@@ -6,6 +6,7 @@
 #pragma once
 #include <utility>
 
+#include "pacxx/action/compose.hpp"
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/vector.hpp"
 
@@ -33,6 +34,8 @@ template <class Pred> struct remove_if_action {
 };
 
 template <class Pred> remove_if_action<Pred> remove_if(Pred pred) { return {pred}; }
+
+template <class Pred> struct is_action<remove_if_action<Pred>> : std::true_type {};
 
 } // namespace action
 } // namespace gpu

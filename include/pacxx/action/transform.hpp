@@ -3,6 +3,7 @@
 #pragma once
 #include <utility>
 
+#include "pacxx/action/compose.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/vector.hpp"
 
@@ -23,6 +24,8 @@ template <class F> struct transform_action {
 };
 
 template <class F> transform_action<F> transform(F f) { return {f}; }
+
+template <class F> struct is_action<transform_action<F>> : std::true_type {};
 
 } // namespace action
 } // namespace gpu

@@ -7,6 +7,7 @@
 #include <functional>
 #include <utility>
 
+#include "pacxx/action/compose.hpp"
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/vector.hpp"
 
@@ -38,6 +39,9 @@ struct unique_fn : unique_action<std::equal_to<>> {
   template <class Eq> unique_action<Eq> operator()(Eq eq) const { return {eq}; }
 };
 static constexpr unique_fn unique{};
+
+template <class Eq> struct is_action<unique_action<Eq>> : std::true_type {};
+template <> struct is_action<unique_fn> : std::true_type {};
 
 } // namespace action
 } // namespace gpu

@@ -43,6 +43,13 @@ template <class T> std::vector<T> copy(const vector<T> &dev) {
   return host;
 }
 
+// std::vector<bool> has no contiguous storage: the bytes come through a buffer.
+inline std::vector<bool> copy(const vector<bool> &dev) {
+  std::vector<unsigned char> bytes(dev.size());
+  pacxx::detail::copy_to_host(bytes.data(), dev.data(), dev.size());
+  return std::vector<bool>(bytes.begin(), bytes.end());
+}
+
 namespace detail {
 template <class View> auto materialize_any(View &&view, std::true_type /*filtered*/) {
   return detail::select_exact("gpu::materialize",

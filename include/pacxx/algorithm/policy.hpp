@@ -81,6 +81,62 @@ struct histogram {
   static constexpr std::size_t shared_bins = 4096;
 };
 
+// The onesweep radix sort (pacxx/agent/radix_sort.hpp). histogram: blocks stride over
+// tiles of block * items keys, counting the digits of every pass in shared memory.
+// radix_sort: one block per tile of block * items keys per digit pass; items scale down
+// with the staged bytes per item (the larger of key and value: CUB's register-bound
+// scaling), so that the stage stays within 32 KiB of shared memory.
+struct radix_histogram {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 512;
+};
+struct radix_sort {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t keys_items = 20;  // 4-byte keys alone
+  static constexpr std::size_t pairs_items = 16; // 4-byte keys and values
+};
+template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
+  static constexpr std::size_t block = radix_sort::block;
+  static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  static constexpr std::size_t nominal =
+      ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items;
+  // At most the nominal items (keys below 4 bytes: more would spill registers), and a
+  // stage of at most 32 KiB (its slots are at least 4 bytes: the rank's digit posts on
+  // OpenCL).
+  static constexpr std::size_t scaled =
+      nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
+  static constexpr std::size_t most = 32 * 1024 / (block * (bytes > 4 ? bytes : 4));
+  static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
+};
+
+// Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items
+// outputs, the tile's inputs in shared memory; items scale down with the value's size
+// so that the tile stays near 16 KiB.
+struct merge {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+};
+template <class T> struct merge_for {
+  static constexpr std::size_t block = merge::block;
+  static constexpr std::size_t scaled = merge::items * 8 / sizeof(T);
+  static constexpr std::size_t items =
+      scaled < 1 ? 1 : (scaled > merge::items ? merge::items : scaled);
+};
+
+// The merge sort (pacxx/agent/merge_sort.hpp): tiles of block * items elements sorted
+// in a block, then merged pass by pass with the merge's tiles of the same size.
+struct merge_sort {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+};
+template <class T> struct merge_sort_for {
+  static constexpr std::size_t block = merge_sort::block;
+  static constexpr std::size_t scaled = merge_sort::items * 8 / sizeof(T);
+  static constexpr std::size_t items =
+      scaled < 1 ? 1 : (scaled > merge_sort::items ? merge_sort::items : scaled);
+};
+
 } // namespace policy
 
 namespace detail {

@@ -203,24 +203,79 @@ private:
   static std::size_t align(std::size_t b) { return (b + 15) / 16 * 16; }
 };
 
+// Counts carried from tile to tile with their status in the top two bits of one word
+// (CUB's onesweep look-back): Word is unsigned (counts below 2^30) or unsigned long
+// long. Many counters per tile (a radix sort: one per digit), each published and
+// looked back by one thread on its own, so no warp has to take part. Zero is "empty":
+// the words need only be zeroed before a pass.
+template <class Word> struct packed_counts {
+  static constexpr unsigned bits = sizeof(Word) * 8;
+  static constexpr Word has_aggregate = Word(1) << (bits - 2);
+  static constexpr Word has_prefix = Word(1) << (bits - 1);
+  static constexpr Word value_mask = has_aggregate - 1;
+  // The largest count a word can carry.
+  static constexpr unsigned long long max_count = value_mask;
+
+  Word *words; // per tile, `width` counters: words[tile * width + c]
+  std::size_t width;
+
+  void publish_aggregate(std::size_t tile, std::size_t c, Word v) const {
+    store(tile, c, v | has_aggregate);
+  }
+  void publish_inclusive(std::size_t tile, std::size_t c, Word v) const {
+    store(tile, c, v | has_prefix);
+  }
+  // The sum of counter c over tiles [0, tile): walks back from tile - 1, adding
+  // aggregates until it meets an inclusive prefix, waiting where a predecessor has not
+  // published yet (its block has started: tiles are numbered in the order blocks start).
+  Word exclusive_prefix(std::size_t tile, std::size_t c) const {
+    Word sum = 0;
+    unsigned backoff = 32;
+    for (std::size_t t = tile; t-- > 0;) {
+      Word w;
+      for (;;) {
+        w = *static_cast<const volatile Word *>(words + t * width + c);
+        if (w != 0)
+          break;
+        pacxx::nanosleep(backoff);
+        backoff = backoff < 512 ? 2 * backoff : backoff;
+      }
+      sum += w & value_mask;
+      if (w & has_prefix)
+        break;
+    }
+    return sum;
+  }
+
+private:
+  void store(std::size_t tile, std::size_t c, Word w) const {
+    *static_cast<volatile Word *>(words + tile * width + c) = w;
+  }
+};
+
 // The next tile in the order blocks start (every thread of the block gets it; every
 // thread must call it, and calling it again needs a barrier in between). On CUDA that is
 // the block index: the device starts a kernel's blocks in index order, so a block only
 // waits for blocks already running or done (what CUB's single-pass scans rely on). That
 // saves every tile an atomic round trip and a barrier before its first load. Elsewhere
 // (PoCL runs work-groups on a few CPU threads in any order) thread 0 takes the next
-// number from the state's counter.
-template <class T>
-__attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T> &state) {
+// number from `counter` (zero before the pass).
+__attribute__((always_inline)) inline std::size_t tile_order(unsigned *counter) {
   if (warp::size() > 1) // CUDA (a constant after the JIT)
     return Block::get().index.x;
   shared_memory<unsigned, 1> tile;
   if (Thread::get().local.x == 0)
-    tile[0] = atomic_add(state.counter, 1u);
+    tile[0] = atomic_add(counter, 1u);
   barrier();
+  return tile[0];
+}
+
+// The same for the tiles of a tile_state.
+template <class T>
+__attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T> &state) {
   // No barrier after: a block taking a second tile must pass a barrier before calling
   // again (its tile loop has several).
-  return tile[0];
+  return tile_order(state.counter);
 }
 
 // The prefix callback of pacxx::block_scan for tile `tile` > 0 (called by the first warp

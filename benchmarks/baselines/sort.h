@@ -1,0 +1,37 @@
+// Sorting baselines (nvcc-compiled, linked into benchmarks/sort): CUB DeviceRadixSort,
+// DeviceMergeSort and DeviceMerge with temporary storage allocated once, and Thrust.
+// Device pointers in the CUDA primary context; every function returns when its output
+// is written.
+#pragma once
+#include <cstddef>
+
+// The record of the comparator sorts: ordered by (group, score descending).
+struct bench_item {
+  int group;
+  float score;
+  unsigned id;
+};
+
+extern "C" {
+void cub_sort_prepare(std::size_t max_n); // temporary storage for up to max_n elements
+void cub_sort_keys_u32(const unsigned *in, unsigned *out, std::size_t n);
+void cub_sort_keys_u32_bits(const unsigned *in, unsigned *out, std::size_t n, int begin_bit,
+                            int end_bit);
+void cub_sort_keys_u64(const unsigned long long *in, unsigned long long *out, std::size_t n);
+void cub_sort_keys_f32(const float *in, float *out, std::size_t n);
+void cub_sort_pairs_u32(const unsigned *keys_in, unsigned *keys_out, const unsigned *values_in,
+                        unsigned *values_out, std::size_t n);
+void cub_merge_sort_items(bench_item *data, std::size_t n); // DeviceMergeSort::StableSortKeys
+void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
+                   unsigned *out); // DeviceMerge::MergeKeys
+// In place (thrust::sort, thrust::sort_by_key).
+void thrust_sort_u32(unsigned *data, std::size_t n);
+void thrust_sort_u64(unsigned long long *data, std::size_t n);
+void thrust_sort_f32(float *data, std::size_t n);
+void thrust_sort_pairs_u32(unsigned *keys, unsigned *values, std::size_t n);
+void thrust_sort_items(bench_item *data, std::size_t n); // thrust::stable_sort, comparator
+void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n, const unsigned *queries,
+                            std::size_t q, std::size_t *out);
+void thrust_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
+                      unsigned *out);
+}

@@ -1,0 +1,84 @@
+// The block sort of the merge sort (device code; CUB's AgentBlockSort and
+// BlockMergeSort): a block sorts a tile of P::block * P::items elements stably with any
+// strict weak ordering. Each thread sorts its `items` consecutive elements in registers
+// (odd-even transposition: fixed indices, no local memory), then the threads' runs are
+// merged pairwise in shared memory, log2(P::block) rounds, each thread producing
+// `items` outputs of its pair from its own merge path cut (pacxx/agent/merge.hpp). The
+// global passes that merge the sorted tiles are merge_tile's.
+#pragma once
+#include <cstddef>
+
+#include "pacxx/agent/merge.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+namespace agent {
+
+// Sorts elements [0, valid) of the tile; load(i) reads tile element i, store(i, v)
+// writes sorted element i.
+template <class P, class T, class Load, class Store, class Comp>
+__attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&store,
+                                                           std::size_t valid, Comp comp) {
+  constexpr std::size_t B = P::block, I = P::items, tile = B * I;
+  shared_memory<T, tile> sh;
+  const std::size_t l = Thread::get().local.x;
+  for (std::size_t x = l; x < valid; x += B)
+    sh[x] = load(x);
+  barrier();
+  // The thread's run: [l * I, l * I + mine).
+  const std::size_t first = l * I;
+  const std::size_t mine = valid <= first ? 0 : (valid - first < I ? valid - first : I);
+  T v[I];
+#pragma unroll
+  for (std::size_t k = 0; k < I; ++k)
+    v[k] = sh[k < mine ? first + k : 0];
+#pragma unroll
+  for (std::size_t round = 0; round < I; ++round) {
+#pragma unroll
+    for (std::size_t k = round % 2; k + 1 < I; k += 2) {
+      if (k + 1 < mine && comp(v[k + 1], v[k])) {
+        T t = v[k];
+        v[k] = v[k + 1];
+        v[k + 1] = t;
+      }
+    }
+  }
+  barrier();
+#pragma unroll
+  for (std::size_t k = 0; k < I; ++k)
+    if (k < mine)
+      sh[first + k] = v[k];
+  barrier();
+  for (std::size_t w = I; w < tile; w *= 2) {
+    // Pairs of runs of w: [s, s + w) and [s + w, s + 2w), clamped to valid.
+    const std::size_t s = first / (2 * w) * (2 * w);
+    const std::size_t a0 = s < valid ? s : valid, a1 = s + w < valid ? s + w : valid;
+    const std::size_t b1 = s + 2 * w < valid ? s + 2 * w : valid;
+    const std::size_t la = a1 - a0, lb = b1 - a1;
+    const T *sa = sh.data() + a0, *sb = sh.data() + a1;
+    const std::size_t d = first - s < la + lb ? first - s : la + lb;
+    std::size_t ia = merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
+                                [&](std::size_t j) -> const T & { return sb[j]; }, lb, d, comp);
+    std::size_t ib = d - ia;
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k) {
+      const bool take_b = ib < lb && (ia >= la || comp(sb[ib], sa[ia]));
+      const std::size_t at = take_b ? a1 + ib : (ia < la ? a0 + ia : 0);
+      v[k] = sh[at];
+      ib += take_b ? 1 : 0;
+      ia += take_b ? 0 : 1;
+    }
+    barrier();
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      if (k < mine)
+        sh[first + k] = v[k];
+    barrier();
+  }
+  for (std::size_t x = l; x < valid; x += B)
+    store(x, sh[x]);
+}
+
+} // namespace agent
+} // namespace pacxx

@@ -1,0 +1,89 @@
+// The merge sort's dispatch (any strict weak ordering; stable): one launch sorts every
+// tile of P::block * P::items elements (pacxx/agent/merge_sort.hpp), then each pass
+// merges pairs of sorted runs of w elements, w = one tile, two, four, ..., until one run
+// is left: a partition (one merge path search per output tile, into pooled scratch)
+// and a merge (pacxx/agent/merge.hpp: one block per output tile). So a sort of n
+// elements is 1 + 2 * ceil(log2(tiles)) launches. The passes alternate between the
+// data and a buffer from the memory pool; after an odd number of passes the result is
+// copied back (a device copy), so it ends where it started.
+#pragma once
+#include <cstddef>
+
+#include "pacxx/agent/merge.hpp"
+#include "pacxx/agent/merge_sort.hpp"
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/runtime.hpp"
+#include "pacxx/vector.hpp"
+
+namespace gpu {
+namespace detail {
+
+// Merges the pairs of sorted runs of w elements of in[0, n) into out.
+template <class P, class T, class Comp>
+void merge_runs(const T *in, T *out, std::size_t n, std::size_t w, Comp comp) {
+  constexpr std::size_t tile = P::block * P::items;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, tile);
+  std::size_t *cuts =
+      static_cast<std::size_t *>(pacxx::detail::scratch((tiles + 1) * sizeof(std::size_t)));
+  // The pair [s, s + 2w) holding position p, its runs' lengths, p's diagonal in it.
+  pacxx::kernel(
+      [comp](const T *in, std::size_t n, std::size_t w, std::size_t tiles, std::size_t *cuts) {
+        const std::size_t t = pacxx::Thread::get().global.x;
+        if (t > tiles)
+          return;
+        const std::size_t p = t * tile < n ? t * tile : n;
+        const std::size_t s = p / (2 * w) * (2 * w);
+        const std::size_t la = s + w < n ? w : n - s;
+        const std::size_t lb = s + 2 * w < n ? w : (s + w < n ? n - s - w : 0);
+        cuts[t] = pacxx::agent::merge_path(
+            [&](std::size_t i) -> const T & { return in[s + i]; }, la,
+            [&](std::size_t j) -> const T & { return in[s + la + j]; }, lb, p - s, comp);
+      },
+      pacxx::detail::grid_for(tiles + 1, 128, std::size_t(1) << 31))(in, n, w, tiles, cuts);
+  pacxx::kernel(
+      [comp](const T *in, T *out, std::size_t n, std::size_t w, const std::size_t *cuts) {
+        const std::size_t t = pacxx::Block::get().index.x, p = t * tile;
+        const std::size_t s = p / (2 * w) * (2 * w);
+        const std::size_t la = s + w < n ? w : n - s;
+        const std::size_t len = s + 2 * w < n ? 2 * w : n - s;
+        const std::size_t d0 = p - s, d1 = d0 + tile < len ? d0 + tile : len;
+        // A tile ending at its pair's end has taken all of the pair's first run.
+        const std::size_t i1 = d1 == len ? la : cuts[t + 1];
+        pacxx::agent::merge_tile<P, T>([&](std::size_t i) -> T { return in[s + i]; },
+                                       [&](std::size_t j) -> T { return in[s + la + j]; },
+                                       [&](std::size_t d, const T &v) { out[s + d] = v; }, d0, d1,
+                                       cuts[t], i1, comp);
+      },
+      pacxx::launch_config{{tiles}, {P::block}})(in, out, n, w, cuts);
+}
+
+// Sorts data[0, n) stably by comp.
+template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp) {
+  using P = pacxx::policy::merge_sort_for<T>;
+  constexpr std::size_t tile = P::block * P::items;
+  if (n <= 1)
+    return;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, tile);
+  pacxx::kernel(
+      [comp](T *data, std::size_t n) {
+        const std::size_t base = pacxx::Block::get().index.x * tile;
+        const std::size_t valid = n - base < tile ? n - base : tile;
+        pacxx::agent::block_sort_tile<P, T>([&](std::size_t i) -> T { return data[base + i]; },
+                                            [&](std::size_t i, const T &v) { data[base + i] = v; },
+                                            valid, comp);
+      },
+      pacxx::launch_config{{tiles}, {P::block}})(data, n);
+  if (tiles == 1)
+    return;
+  vector<T> alt(n);
+  T *buf[2] = {data, alt.data()};
+  unsigned passes = 0;
+  for (std::size_t w = tile; w < n; w *= 2, ++passes)
+    merge_runs<P>(buf[passes % 2], buf[(passes + 1) % 2], n, w, comp);
+  if (passes % 2 == 1)
+    pacxx::detail::copy_on_device(data, alt.data(), n * sizeof(T));
+}
+
+} // namespace detail
+} // namespace gpu

@@ -1,0 +1,147 @@
+// The onesweep radix sort's dispatch (pacxx/agent/radix_sort.hpp has the tile loops):
+// sizes the grids, lays out the scratch and launches
+//   1. the clear of the digit counts and the passes' tile counters (tiny),
+//   2. the histogram of every pass's digits (one read of the keys), which also clears
+//      the first pass's look-back counters,
+//   3. one onesweep pass per radix_bits of the bit range: keys (and values) from one
+//      buffer to the other, stably by the digit; each pass clears the next one's
+//      look-back counters. The look-back counters alternate between two regions.
+// So a sort is 2 + passes launches: 32-bit keys 6, 64-bit keys 10; a bit range of b bits
+// ceil(b / 8) passes. The passes alternate between the input and a buffer of the same
+// size from the memory pool; after an odd number of passes the result is copied back (a
+// device copy, not a launch), so it always ends where it started and every pointer or
+// view into it stays valid.
+//
+// Staging: the histogram kernel's loop over the passes (its count is staged) and each
+// pass's digit width (8 but for a short last pass of a bit range) are constants to the
+// JIT. Counts in the look-back travel as 32-bit words (30-bit counts) below 2^30 keys,
+// as 64-bit words above.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "pacxx/agent/radix_sort.hpp"
+#include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/runtime.hpp"
+#include "pacxx/vector.hpp"
+
+namespace gpu {
+namespace detail {
+
+using pacxx::agent::no_values;
+using pacxx::agent::radix_bits;
+using pacxx::agent::radix_digits;
+
+template <class V> struct value_bytes {
+  static constexpr std::size_t value = sizeof(V);
+};
+template <> struct value_bytes<no_values> {
+  static constexpr std::size_t value = 0;
+};
+
+inline std::size_t align_up(std::size_t b) { return (b + 255) / 256 * 256; }
+
+// The histogram of every pass's digits (hist: zero before), which also zeroes the
+// first pass's look-back words (`words` 32-bit words at first). One kernel per key type
+// and order, whatever the values.
+template <class K, bool Descending>
+void radix_histogram(const K *keys, std::size_t n, unsigned begin_bit, unsigned end_bit,
+                     unsigned passes, unsigned long long *hist, unsigned *first,
+                     std::size_t words) {
+  using H = pacxx::policy::radix_histogram;
+  pacxx::kernel(
+      [](const K *keys, std::size_t n, unsigned begin_bit, unsigned end_bit, unsigned passes,
+         unsigned long long *hist, unsigned *first, std::size_t words) {
+        pacxx::agent::histogram_tiles<H, K, Descending>(keys, n, begin_bit, end_bit,
+                                                        pacxx::stage(passes), hist);
+        const std::size_t stride = pacxx::Grid::get().size.x * H::block;
+        for (std::size_t i = pacxx::Thread::get().global.x; i < words; i += stride)
+          first[i] = 0;
+      },
+      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, H::items), H::block, H::max_blocks))(
+      keys, n, begin_bit, end_bit, passes, hist, first, words);
+}
+
+// The passes over keys and values with look-back words of type Word.
+template <class K, class V, bool Descending, class Word>
+void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned begin_bit,
+                  unsigned end_bit) {
+  using P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value>;
+  const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
+  const std::size_t state_words = tiles * radix_digits;
+
+  // Scratch: the digit counts of every pass, the passes' tile counters, then the two
+  // look-back regions.
+  const std::size_t hist_bytes = passes * radix_digits * sizeof(unsigned long long);
+  const std::size_t counter_bytes = align_up(passes * sizeof(unsigned));
+  const std::size_t state_bytes = align_up(state_words * sizeof(Word));
+  char *memory =
+      static_cast<char *>(pacxx::detail::scratch(hist_bytes + counter_bytes + 2 * state_bytes));
+  auto *hist = reinterpret_cast<unsigned long long *>(memory);
+  auto *counters = reinterpret_cast<unsigned *>(memory + hist_bytes);
+  Word *region[2] = {reinterpret_cast<Word *>(memory + hist_bytes + counter_bytes),
+                     reinterpret_cast<Word *>(memory + hist_bytes + counter_bytes + state_bytes)};
+
+  clear_words(reinterpret_cast<unsigned *>(memory), (hist_bytes + passes * sizeof(unsigned)) / 4);
+
+  radix_histogram<K, Descending>(keys, n, begin_bit, end_bit, passes, hist,
+                                 reinterpret_cast<unsigned *>(region[0]),
+                                 state_words * sizeof(Word) / sizeof(unsigned));
+
+  K *key_buf[2] = {keys, keys_alt};
+  V *value_buf[2] = {values, values_alt};
+  for (unsigned p = 0; p < passes; ++p) {
+    const unsigned shift = begin_bit + p * radix_bits;
+    const unsigned width = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+    const pacxx::packed_counts<Word> state{region[p % 2], radix_digits};
+    Word *next = p + 1 < passes ? region[(p + 1) % 2] : nullptr;
+    pacxx::kernel(
+        [](const K *keys_in, K *keys_out, const V *values_in, V *values_out, std::size_t n,
+           unsigned shift, unsigned width, const unsigned long long *hist,
+           const pacxx::packed_counts<Word> &state, unsigned *counter, Word *next) {
+          pacxx::agent::onesweep_tile<P, K, V, Descending, Word>(
+              keys_in, keys_out, values_in, values_out, n, shift, pacxx::stage(width), hist, state,
+              counter, next);
+        },
+        pacxx::launch_config{{tiles}, {P::block}})(
+        key_buf[p % 2], key_buf[(p + 1) % 2], value_buf[p % 2], value_buf[(p + 1) % 2], n, shift,
+        width, hist + p * radix_digits, state, counters + p, next);
+  }
+  if (passes % 2 == 1) {
+    pacxx::detail::copy_on_device(keys, keys_alt, n * sizeof(K));
+    if (value_bytes<V>::value != 0)
+      pacxx::detail::copy_on_device(values, values_alt, n * value_bytes<V>::value);
+  }
+}
+
+// Sorts n keys (and their values; V = no_values: none) stably by bits [begin_bit,
+// end_bit) of their radix order, in place (a buffer from the pool alternates with them).
+template <class K, class V, bool Descending>
+void radix_sort(const char *name, K *keys, V *values, std::size_t n, int begin_bit, int end_bit) {
+  static_assert(pacxx::agent::is_radix_key<K>::value,
+                "gpu radix sort: keys must be integers, float or double");
+  if (begin_bit < 0 || end_bit > int(sizeof(K) * 8) || begin_bit > end_bit)
+    throw pacxx::error(std::string(name) + ": the bit range [" + std::to_string(begin_bit) + ", " +
+                       std::to_string(end_bit) + ") is not within the key's " +
+                       std::to_string(sizeof(K) * 8) + " bits");
+  if (n <= 1 || begin_bit == end_bit)
+    return;
+  vector<K> keys_alt(n);
+  // No values: a null buffer (a vector of no_values would allocate n bytes).
+  vector<typename std::conditional<value_bytes<V>::value == 0, char, V>::type> values_alt(
+      value_bytes<V>::value == 0 ? 0 : n);
+  V *alt = reinterpret_cast<V *>(values_alt.data());
+  const unsigned b = unsigned(begin_bit), e = unsigned(end_bit);
+  if (n <= pacxx::packed_counts<unsigned>::max_count)
+    radix_passes<K, V, Descending, unsigned>(keys, keys_alt.data(), values, alt, n, b, e);
+  else
+    radix_passes<K, V, Descending, unsigned long long>(keys, keys_alt.data(), values, alt, n, b, e);
+}
+
+} // namespace detail
+} // namespace gpu

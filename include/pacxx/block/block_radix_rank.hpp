@@ -1,0 +1,146 @@
+// pacxx::block_radix_rank<B, I, RadixBits>: ranks the digits of a tile of B * I items
+// stably (device code): item k of thread l gets its position in the tile sorted by
+// digit, equal digits in tile order. What a radix sort's pass (pacxx/agent/radix_sort.hpp)
+// scatters by; CUB's BlockRadixRankMatch.
+//
+// Tile order is group-striped: the threads form groups of 32 (a CUDA warp), and item k
+// of lane j in group g is tile element g * 32 * I + k * 32 + j, so a group's loads of
+// one k are 32 consecutive elements and all of group g's items come before group g + 1's.
+//
+// Each group counts its digits in its own row of shared counters, item k after item
+// k - 1:
+//   CUDA (warp of 32): within a round the lanes holding the same digit (peers) find
+//     each other with RadixBits ballots; the highest peer adds their number to the row
+//     with one shared atomic and hands the old count to the others with a shuffle; a
+//     lane's rank in the group is that count plus its peers below it.
+//   OpenCL (a warp is one work-item): a shared-memory counting rank. Every thread posts
+//     its digits at their tile positions (in memory the caller lends: B * I words), and
+//     the first thread of each group walks its group's positions in order, replacing
+//     each digit by the row's count so far; two barriers in all, which every thread
+//     reaches (PoCL compiles each barrier-free stretch once: few barriers keep the
+//     kernels quick to build).
+// Then each digit's counts are scanned over the groups, and over the digits by the
+// caller's scan_digits (which may scan more along: the onesweep pass scans the global
+// digit offsets in the same block scan).
+//
+// Every thread of the block must call rank (it has barriers).
+#pragma once
+#include <cstddef>
+
+#include "pacxx/atomic.hpp"
+#include "pacxx/block/block_scan.hpp"
+#include "pacxx/block/warp.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+
+template <std::size_t B, std::size_t I, unsigned RadixBits = 8> class block_radix_rank {
+public:
+  static constexpr unsigned radix = 1u << RadixBits;
+  static constexpr std::size_t group = 32;
+  static constexpr std::size_t groups = B / group;
+  static_assert(B % group == 0, "block_radix_rank: B must be a multiple of 32");
+  static_assert(B >= radix, "block_radix_rank: at least one thread per digit");
+
+  // The tile element that item k of thread l holds (group-striped order).
+  static std::size_t position(std::size_t l, std::size_t k) {
+    return (l / group) * group * I + k * group + l % group;
+  }
+
+  // digit(k): the digit (< radix) of this thread's item k, called twice per item (so
+  // that no array of digits needs registers); rank[k] out: the item's position in the
+  // tile sorted stably by digit. scan_digits(count) is called by every thread: thread
+  // d < radix passes the tile's count of digit d (the others 0) and must get back the
+  // exclusive prefix of the counts over the digits (the sum of the counts of the digits
+  // below d); it may use barriers. posts: B * I words of shared memory that the rank may
+  // use (OpenCL) until it returns.
+  template <class Digit, class ScanDigits>
+  void rank(Digit &&digit, unsigned (&rank)[I], ScanDigits &&scan_digits, unsigned *posts) {
+    const std::size_t l = Thread::get().local.x, g = l / group;
+    const unsigned j = static_cast<unsigned>(l % group);
+    unsigned *row = counters_.data() + g * radix;
+    for (std::size_t i = l; i < groups * radix; i += B)
+      counters_[i] = 0;
+    barrier();
+    // rank[k]: first the rank among the group's items of the same digit.
+    if (warp::size() == 1)
+      count_shared(digit, rank, row, j, posts);
+    else
+      count_warp(digit, rank, row, j);
+    barrier();
+    // Digit d (thread d): its counts over the groups become exclusive offsets.
+    unsigned total = 0;
+    if (l < radix) {
+      for (std::size_t h = 0; h < groups; ++h) {
+        const unsigned c = counters_[h * radix + l];
+        counters_[h * radix + l] = total;
+        total += c;
+      }
+    }
+    const unsigned start = scan_digits(l < radix ? total : 0u);
+    if (l < radix)
+      for (std::size_t h = 0; h < groups; ++h)
+        counters_[h * radix + l] += start;
+    barrier();
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      rank[k] += row[digit(k)];
+    // No barrier after: a block that ranks again needs a pacxx::barrier() first.
+  }
+
+private:
+  shared_memory<unsigned, groups * radix> counters_;
+
+  template <class Digit>
+  void count_warp(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j) {
+    const unsigned below = (1u << j) - 1u;
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k) {
+      const unsigned d = digit(k);
+      unsigned peers = ~0u;
+#pragma unroll
+      for (unsigned b = 0; b < RadixBits; ++b) {
+        const bool set = (d >> b) & 1u;
+        const unsigned m = warp::ballot(set);
+        peers &= set ? m : ~m;
+      }
+      const unsigned leader = 31u - static_cast<unsigned>(__builtin_clz(peers));
+      unsigned base = 0;
+      if (j == leader)
+        base = atomic_add(row + d, static_cast<unsigned>(__builtin_popcount(peers)));
+      base = warp::shuffle(base, leader);
+      local[k] = base + static_cast<unsigned>(__builtin_popcount(peers & below));
+    }
+  }
+
+  template <class Digit>
+  void count_shared(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j,
+                    unsigned *posts) {
+    const std::size_t l = Thread::get().local.x;
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      posts[position(l, k)] = digit(k);
+    barrier();
+    if (j == 0) {
+      unsigned *p = posts + (l / group) * group * I;
+      for (std::size_t i = 0; i < group * I; ++i)
+        p[i] = row[p[i]]++;
+    }
+    barrier();
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      local[k] = posts[position(l, k)];
+  }
+};
+
+// The usual scan_digits of block_radix_rank: an exclusive sum of the digit counts.
+template <std::size_t B> struct digit_sum {
+  block_scan<unsigned, B> scan;
+  __attribute__((always_inline)) digit_sum() = default;
+  unsigned operator()(unsigned count) {
+    return scan.exclusive(count, 0u, [](unsigned a, unsigned b) { return a + b; });
+  }
+};
+
+} // namespace pacxx

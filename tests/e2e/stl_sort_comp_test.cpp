@@ -1,0 +1,195 @@
+// End-to-end: the merge sort (issue 10, items 1, 2 and 5): any strict weak ordering,
+// against std::stable_sort on the host.
+//   orderings  a user struct with a user comparator, a struct's operator<, projections
+//              (gpu::sort(v, comp, proj)), arithmetic keys with a comparator that is not
+//              std::less / std::greater (by magnitude, also with zipped values),
+//              action::sort(comp), a zip of gpu::vectors (structures of arrays)
+//   sizes      0, 1, 2, primes (one tile, several, a partial last tile), 2^20 + 3 once
+//   data       random, all equal, sorted, reversed; stability shown by an origin field
+//   contract   1 + 2 * ceil(log2(tiles)) launches; sort_by_key with a comparator: two more
+#include "test_support.hpp"
+
+#include <pacxx/pacxx.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+// A user record, ordered by a user comparator on (group, score descending).
+struct Item {
+  int group;
+  float score;
+  unsigned origin; // the input position: shows stability
+};
+inline bool operator==(const Item &a, const Item &b) {
+  return a.group == b.group && a.score == b.score && a.origin == b.origin;
+}
+// Ordered by its operator< (on group alone).
+struct Ranked {
+  int group;
+  unsigned origin;
+};
+inline bool operator<(const Ranked &a, const Ranked &b) { return a.group < b.group; }
+inline bool operator==(const Ranked &a, const Ranked &b) {
+  return a.group == b.group && a.origin == b.origin;
+}
+
+namespace {
+
+using pacxx_test::rng;
+
+struct by_group_then_score {
+  bool operator()(const Item &a, const Item &b) const {
+    return a.group < b.group || (a.group == b.group && a.score > b.score);
+  }
+};
+struct by_magnitude {
+  bool operator()(int a, int b) const { return (a < 0 ? -a : a) < (b < 0 ? -b : b); }
+};
+struct score_of {
+  float operator()(const Item &x) const { return x.score; }
+};
+
+enum class shape { random, equal, sorted, reversed };
+
+std::vector<Item> items(std::size_t n, shape s, std::uint64_t seed) {
+  rng r(seed);
+  std::vector<Item> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = Item{s == shape::equal ? 3 : int(r.integer(0, 40)),
+                s == shape::equal ? 1.f : float(r.integer(0, 8)) * 0.5f, unsigned(i)};
+  if (s == shape::sorted)
+    std::stable_sort(v.begin(), v.end(), by_group_then_score{});
+  if (s == shape::reversed) {
+    std::stable_sort(v.begin(), v.end(), by_group_then_score{});
+    std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+TEST(MergeSort, UserStructWithUserComparator) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1009),
+                        std::size_t(2048), std::size_t(40009)})
+    for (shape s : {shape::random, shape::equal, shape::sorted, shape::reversed}) {
+      std::vector<Item> h = items(n, s, n + int(s));
+      gpu::vector<Item> v = gpu::copy(h);
+      gpu::sort(v, by_group_then_score{});
+      std::stable_sort(h.begin(), h.end(), by_group_then_score{});
+      ASSERT_EQ(gpu::copy(v), h) << "n = " << n << " shape " << int(s);
+    }
+}
+
+TEST(MergeSort, LargeAndLaunches) {
+  const std::size_t n = pacxx_test::big;
+  std::vector<Item> h = items(n, shape::random, 77);
+  gpu::vector<Item> v = gpu::copy(h);
+  gpu::stable_sort(v, by_group_then_score{});
+  std::stable_sort(h.begin(), h.end(), by_group_then_score{});
+  ASSERT_EQ(gpu::copy(v), h);
+  // Items are 12 bytes: tiles of 256 * 5 = 1280; 40009 of them are 32 tiles, 5 passes.
+  std::vector<Item> g = items(40009, shape::random, 78);
+  gpu::vector<Item> w = gpu::copy(g);
+  const auto before = pacxx_test::counts();
+  gpu::sort(w, by_group_then_score{});
+  EXPECT_EQ(pacxx_test::counts().kernel_launches - before.kernel_launches, 1u + 2 * 5);
+}
+
+TEST(MergeSort, OperatorLessAndProjections) {
+  for (std::size_t n : {std::size_t(3), std::size_t(7919)}) {
+    rng r(n);
+    std::vector<Ranked> h(n);
+    for (std::size_t i = 0; i < n; ++i)
+      h[i] = Ranked{int(r.integer(-9, 9)), unsigned(i)};
+    gpu::vector<Ranked> v = gpu::copy(h);
+    gpu::sort(v); // operator<
+    std::stable_sort(h.begin(), h.end());
+    ASSERT_EQ(gpu::copy(v), h);
+
+    std::vector<Item> hi = items(n, shape::random, n + 5);
+    gpu::vector<Item> vi = gpu::copy(hi);
+    gpu::sort(vi, std::greater<>{}, score_of{}); // by score, descending
+    std::stable_sort(hi.begin(), hi.end(),
+                     [](const Item &a, const Item &b) { return a.score > b.score; });
+    ASSERT_EQ(gpu::copy(vi), hi);
+    vi |= gpu::action::sort(by_group_then_score{});
+    std::stable_sort(hi.begin(), hi.end(), by_group_then_score{});
+    ASSERT_EQ(gpu::copy(vi), hi);
+  }
+}
+
+TEST(MergeSort, ArithmeticKeysWithOtherComparators) {
+  for (std::size_t n : {std::size_t(2), std::size_t(1009), std::size_t(40009)}) {
+    std::vector<int> h = pacxx_test::ints(n, n, -500, 500);
+    std::vector<unsigned> idx(n);
+    std::iota(idx.begin(), idx.end(), 0u);
+    gpu::vector<int> v = gpu::copy(h), k = gpu::copy(h);
+    gpu::vector<unsigned> values = gpu::copy(idx);
+    gpu::sort(v, by_magnitude{});
+    gpu::sort_by_key(k, values, by_magnitude{});
+    std::vector<unsigned> want = idx;
+    std::stable_sort(want.begin(), want.end(),
+                     [&](unsigned a, unsigned b) { return by_magnitude{}(h[a], h[b]); });
+    std::stable_sort(h.begin(), h.end(), by_magnitude{});
+    ASSERT_EQ(gpu::copy(v), h) << n;
+    ASSERT_EQ(gpu::copy(k), h) << n;
+    ASSERT_EQ(gpu::copy(values), want) << n;
+    // Values as a zip of gpu::vectors.
+    gpu::vector<int> k2 = gpu::copy(pacxx_test::ints(n, n, -500, 500));
+    gpu::vector<unsigned> ia = gpu::copy(idx), ib = gpu::copy(idx);
+    gpu::sort_by_key(k2, ranges::views::zip(ia, ib), by_magnitude{});
+    ASSERT_EQ(gpu::copy(ia), want) << n;
+    ASSERT_EQ(gpu::copy(ib), want) << n;
+  }
+}
+
+// Structures of arrays: a zip of gpu::vectors sorted as one, by a comparator on its first
+// part (descending) and lexicographically (std::less<> over the tuples).
+struct first_descending {
+  template <class P> bool operator()(const P &x, const P &y) const {
+    return std::get<0>(x) > std::get<0>(y);
+  }
+};
+
+TEST(MergeSort, ZipOfVectors) {
+  for (std::size_t n : {std::size_t(1), std::size_t(1009), std::size_t(40009)}) {
+    rng r(n + 1);
+    std::vector<std::pair<int, unsigned>> h(n);
+    std::vector<int> ha(n);
+    std::vector<unsigned> hb(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ha[i] = int(r.integer(-30, 30));
+      hb[i] = unsigned(r.integer(0, 3));
+      h[i] = {ha[i], hb[i]};
+    }
+    gpu::vector<int> a = gpu::copy(ha);
+    gpu::vector<unsigned> b = gpu::copy(hb);
+    gpu::sort(ranges::views::zip(a, b), first_descending{});
+    std::vector<std::pair<int, unsigned>> want = h;
+    std::stable_sort(want.begin(), want.end(), first_descending{});
+    std::vector<int> wa(n);
+    std::vector<unsigned> wb(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      wa[i] = want[i].first;
+      wb[i] = want[i].second;
+    }
+    ASSERT_EQ(gpu::copy(a), wa) << n;
+    ASSERT_EQ(gpu::copy(b), wb) << n;
+    gpu::stable_sort(ranges::views::zip(a, b), std::less<>{});
+    std::sort(want.begin(), want.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      wa[i] = want[i].first;
+      wb[i] = want[i].second;
+    }
+    ASSERT_EQ(gpu::copy(a), wa) << n;
+    ASSERT_EQ(gpu::copy(b), wb) << n;
+  }
+}
+
+} // namespace
