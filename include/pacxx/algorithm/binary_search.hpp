@@ -38,31 +38,26 @@ template <class S, class Comp, search_kind Kind> struct search_fn {
   std::size_t n;
   Comp comp;
 
-  template <class Q> std::size_t bound(const Q &q, std::true_type /*lower*/) const {
+  // The first index in [0, n) whose element `right` does not send to the right (the
+  // sorted range is partitioned by it).
+  template <class Right> std::size_t partition_point(Right right) const {
     auto first = ranges::begin(sorted);
     using D = ranges::range_difference_t<S>;
     std::size_t lo = 0, hi = n;
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (comp(*(first + static_cast<D>(mid)), q))
+      if (right(*(first + static_cast<D>(mid))))
         lo = mid + 1;
       else
         hi = mid;
     }
     return lo;
   }
+  template <class Q> std::size_t bound(const Q &q, std::true_type /*lower*/) const {
+    return partition_point([&](const auto &e) { return bool(comp(e, q)); });
+  }
   template <class Q> std::size_t bound(const Q &q, std::false_type /*upper*/) const {
-    auto first = ranges::begin(sorted);
-    using D = ranges::range_difference_t<S>;
-    std::size_t lo = 0, hi = n;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (comp(q, *(first + static_cast<D>(mid))))
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-    return lo;
+    return partition_point([&](const auto &e) { return !bool(comp(q, e)); });
   }
   template <class Q> std::size_t operator()(const Q &q) const {
     return bound(q, std::integral_constant<bool, Kind != search_kind::upper>{});

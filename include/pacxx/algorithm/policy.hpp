@@ -40,6 +40,14 @@ struct find {
   static constexpr std::size_t max_blocks = 1024;
 };
 
+// Items per thread for values of type T under a policy sized for `Bytes`-byte values
+// with `Nominal` items: scaled by size so that a tile's shared memory stays about the
+// same, at least 1 and at most Nominal.
+template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
+  static constexpr std::size_t scaled = Nominal * Bytes / sizeof(T);
+  static constexpr std::size_t value = scaled < 1 ? 1 : (scaled > Nominal ? Nominal : scaled);
+};
+
 // Single-pass scans (pacxx/agent/scan.hpp): one block per tile of block * items
 // elements, loaded blocked through shared memory. CUB's sm_90 tuning for 4-byte sums is
 // 128 threads x 24 items; `items` shrinks with larger values so that the tile's shared
@@ -50,9 +58,7 @@ struct scan {
 };
 template <class T> struct scan_for {
   static constexpr std::size_t block = scan::block;
-  static constexpr std::size_t scaled = scan::items * 4 / sizeof(T);
-  static constexpr std::size_t items =
-      scaled < 1 ? 1 : (scaled > scan::items ? scan::items : scaled);
+  static constexpr std::size_t items = scaled_items<T, scan::items, 4>::value;
 };
 
 // Single-pass compaction (pacxx/agent/select.hpp, CUB's AgentSelectIf): one block per
@@ -119,9 +125,7 @@ struct merge {
 };
 template <class T> struct merge_for {
   static constexpr std::size_t block = merge::block;
-  static constexpr std::size_t scaled = merge::items * 8 / sizeof(T);
-  static constexpr std::size_t items =
-      scaled < 1 ? 1 : (scaled > merge::items ? merge::items : scaled);
+  static constexpr std::size_t items = scaled_items<T, merge::items, 8>::value;
 };
 
 // The merge sort (pacxx/agent/merge_sort.hpp): tiles of block * items elements sorted
@@ -132,9 +136,7 @@ struct merge_sort {
 };
 template <class T> struct merge_sort_for {
   static constexpr std::size_t block = merge_sort::block;
-  static constexpr std::size_t scaled = merge_sort::items * 8 / sizeof(T);
-  static constexpr std::size_t items =
-      scaled < 1 ? 1 : (scaled > merge_sort::items ? merge_sort::items : scaled);
+  static constexpr std::size_t items = scaled_items<T, merge_sort::items, 8>::value;
 };
 
 } // namespace policy
