@@ -30,6 +30,8 @@ unsigned __pacxx_shfl_up(unsigned, unsigned) { device_only("pacxx::warp shuffle"
 unsigned __pacxx_shfl_down(unsigned, unsigned) { device_only("pacxx::warp shuffle"); }
 unsigned __pacxx_shfl_idx(unsigned, unsigned) { device_only("pacxx::warp shuffle"); }
 unsigned __pacxx_ballot(int) { device_only("pacxx::warp ballot"); }
+unsigned __pacxx_ballot_agree(unsigned, unsigned) { device_only("pacxx::warp::match"); }
+void __pacxx_launch_bounds(unsigned, unsigned) { device_only("pacxx::launch_bounds"); }
 void __pacxx_warp_sync() { device_only("pacxx::warp::sync()"); }
 void __pacxx_thread_fence() { device_only("pacxx::thread_fence()"); }
 void __pacxx_nanosleep(unsigned) { device_only("pacxx::nanosleep()"); }

@@ -31,6 +31,11 @@ unsigned __pacxx_shfl_down(unsigned v, unsigned delta);
 unsigned __pacxx_shfl_idx(unsigned v, unsigned lane);
 // Bit l set where lane l's pred is nonzero (all lanes of the warp must call it).
 unsigned __pacxx_ballot(int pred);
+// Bit l set where lane l's v has the bit of `bit` (a mask of one bit) as this lane's v
+// has it (all lanes must call it): what a match of several bits intersects, bit by bit
+// (pacxx::warp::match). On CUDA CUB's four-instruction form (test, ballot, predicated
+// not), which LLVM 15 does not find from a ballot and a select; 1 on a warp of one.
+unsigned __pacxx_ballot_agree(unsigned v, unsigned bit);
 // Waits for every lane of the warp and orders their shared-memory accesses before it
 // before those after it (CUDA __syncwarp; nothing on a warp of one). All lanes must call
 // it.
@@ -41,6 +46,11 @@ void __pacxx_thread_fence();
 // Suspends the thread for about ns nanoseconds (CUDA __nanosleep; nothing on OpenCL):
 // spin loops that wait for other blocks back off with it.
 void __pacxx_nanosleep(unsigned ns);
+// The kernel that calls it is launched with at most max_threads threads a block and
+// should fit min_blocks blocks on a multiprocessor (CUDA __launch_bounds__: the JIT
+// annotates the kernel, so ptxas budgets registers for it); both must be constants.
+// Nothing on OpenCL.
+void __pacxx_launch_bounds(unsigned max_threads, unsigned min_blocks);
 
 // Shared ownership of a host object for views that own what they view (a temporary
 // gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count

@@ -38,5 +38,12 @@ struct Grid {
 
 // Waits for every thread of the block; orders shared and global memory within it.
 inline void barrier() { __pacxx_barrier(); }
+// Called in a kernel with constants (a policy's): its blocks have at most max_threads
+// threads and min_blocks of them should fit on a multiprocessor at once (CUDA's
+// __launch_bounds__). Launching it with larger blocks is an error.
+__attribute__((always_inline)) inline void launch_bounds(unsigned max_threads,
+                                                         unsigned min_blocks) {
+  __pacxx_launch_bounds(max_threads, min_blocks);
+}
 
 } // namespace pacxx

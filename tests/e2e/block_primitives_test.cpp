@@ -140,6 +140,40 @@ TEST(BlockPrimitives, Warp) {
   }
 }
 
+// warp::match(v, bits): the lanes whose v agrees with this lane's in the low bits.
+TEST(BlockPrimitives, WarpMatch) {
+  const std::size_t B = 64, n = 3 * B;
+  const std::vector<int> h = pacxx_test::ints(n, 11);
+  std::vector<unsigned> hv(n);
+  for (std::size_t i = 0; i < n; ++i)
+    hv[i] = unsigned(h[i]) * 2654435761u; // any bits above the matched ones
+  gpu::vector<unsigned> in = gpu::copy(hv), m3(n), m8(n), size(1);
+  const unsigned *pi = in.data();
+  unsigned *p3 = m3.data(), *p8 = m8.data(), *pz = size.data();
+  pacxx::kernel(
+      [=](std::size_t) {
+        const std::size_t i = pacxx::Thread::get().global.x;
+        p3[i] = pacxx::warp::match(pi[i], 3);
+        p8[i] = pacxx::warp::match(pi[i], 8);
+        if (i == 0)
+          pz[0] = pacxx::warp::size();
+      },
+      {{n / B}, {B}})(0);
+  const unsigned w = gpu::copy(size)[0];
+  ASSERT_TRUE(w == 1 || w == 32) << w;
+  const auto g3 = gpu::copy(m3), g8 = gpu::copy(m8);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t first = i / w * w;
+    unsigned e3 = 0, e8 = 0;
+    for (unsigned k = 0; k < w; ++k) {
+      e3 |= ((hv[first + k] ^ hv[i]) & 7u) == 0 ? 1u << k : 0u;
+      e8 |= ((hv[first + k] ^ hv[i]) & 255u) == 0 ? 1u << k : 0u;
+    }
+    EXPECT_EQ(g3[i], e3) << i;
+    EXPECT_EQ(g8[i], e8) << i;
+  }
+}
+
 TEST(BlockPrimitives, ExchangeRoundTrip) {
   // Blocked items of thread l are the tile's elements l * I .. l * I + I - 1; a partial
   // tile keeps its length, and slots past it hold element 0.

@@ -122,6 +122,35 @@ TEST(LaunchLimits, BlockOverTheLimit) {
   expect_fill_works();
 }
 
+// pacxx::launch_bounds(64, 2): on CUDA the kernel is built for blocks of at most 64
+// threads (the driver reports 64 for it), so 64 work and 128 are refused before the
+// driver sees them; on OpenCL it changes nothing.
+void bounded_fill(float *out, std::size_t n, pacxx::launch_config cfg) {
+  pacxx::kernel(
+      [](float *o, std::size_t n) {
+        pacxx::launch_bounds(64, 2);
+        const std::size_t i = pacxx::Thread::get().global.x;
+        if (i < n)
+          o[i] = float(i);
+      },
+      cfg)(out, n);
+}
+TEST(LaunchLimits, LaunchBounds) {
+  gpu::vector<float> v(256);
+  bounded_fill(v.data(), v.size(), {{4}, {64}});
+  std::vector<float> r = gpu::copy(v);
+  for (std::size_t i = 0; i < r.size(); ++i)
+    ASSERT_EQ(r[i], float(i));
+  if (device().compare(0, 4, "cuda") != 0)
+    return;
+  std::string what = error_of([&] { bounded_fill(v.data(), v.size(), {{2}, {128}}); });
+  EXPECT_TRUE(std::regex_search(what, std::regex("launched with block \\(128,1,1\\); " + device() +
+                                                 " allows at most 64 threads per block for "
+                                                 "this kernel")))
+      << what;
+  expect_fill_works();
+}
+
 TEST(LaunchLimits, GridOverTheLimit) {
   gpu::vector<float> v(16);
   // Beyond every device: CUDA allows 2^31 - 1 blocks in x, and with 128 threads per block

@@ -97,10 +97,18 @@ struct radix_histogram {
   static constexpr std::size_t items = 8;
   static constexpr std::size_t max_blocks = 512;
 };
+// min_blocks: the blocks a multiprocessor should hold (pacxx::launch_bounds; 0: no
+// bound). Measured on the H100 (2026-11-24, 2^24 / 2^28 random keys): 32-bit keys
+// alone ran at 127 registers (2 blocks a multiprocessor) in 566 / 8238 us; bounded to
+// 3 blocks (80 registers, about 100 bytes of spills) 506 / 7319 us; 16 items at 3
+// blocks 526 / 7710, 12 items at 4 blocks 566 / 8252, 512 threads x 10 items 566 /
+// 8348. With 32-bit values the bound did not pay (785 / 11776 us unbounded, 771 /
+// 12214 at 3 blocks), and 64-bit keys use 72 registers unbounded.
 struct radix_sort {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t keys_items = 20;  // 4-byte keys alone
   static constexpr std::size_t pairs_items = 16; // 4-byte keys and values
+  static constexpr unsigned keys_min_blocks = 3; // 4-byte keys alone
 };
 template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
   static constexpr std::size_t block = radix_sort::block;
@@ -114,6 +122,8 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
       nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
   static constexpr std::size_t most = 32 * 1024 / (block * (bytes > 4 ? bytes : 4));
   static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
+  static constexpr unsigned min_blocks =
+      ValueBytes == 0 && KeyBytes == 4 ? radix_sort::keys_min_blocks : 0;
 };
 
 // Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items

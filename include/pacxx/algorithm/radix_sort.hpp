@@ -104,6 +104,8 @@ void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
         [](const K *keys_in, K *keys_out, const V *values_in, V *values_out, std::size_t n,
            unsigned shift, unsigned width, const unsigned long long *hist,
            const pacxx::packed_counts<Word> &state, unsigned *counter, Word *next) {
+          if (P::min_blocks > 0)
+            pacxx::launch_bounds(P::block, P::min_blocks);
           pacxx::agent::onesweep_tile<P, K, V, Descending, Word>(
               keys_in, keys_out, values_in, values_out, n, shift, pacxx::stage(width), hist, state,
               counter, next);

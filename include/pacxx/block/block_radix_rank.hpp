@@ -98,13 +98,7 @@ private:
 #pragma unroll
     for (std::size_t k = 0; k < I; ++k) {
       const unsigned d = digit(k);
-      unsigned peers = ~0u;
-#pragma unroll
-      for (unsigned b = 0; b < RadixBits; ++b) {
-        const bool set = (d >> b) & 1u;
-        const unsigned m = warp::ballot(set);
-        peers &= set ? m : ~m;
-      }
+      const unsigned peers = warp::match(d, RadixBits);
       const unsigned leader = 31u - static_cast<unsigned>(__builtin_clz(peers));
       unsigned base = 0;
       if (j == leader)

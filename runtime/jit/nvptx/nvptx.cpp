@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace llvm;
@@ -137,6 +138,24 @@ static void lower_builtins(Module &m) {
     IRBuilder<> b(&c);
     return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm_vote_ballot_sync),
                         {b.getInt32(0xffffffffu), b.CreateIsNotNull(c.getArgOperand(0))});
+  });
+  // Measured on the H100 (sort pass, 2026-11-24): a ballot and a select per bit became
+  // nine instructions a bit in PTX; this is CUB's MatchAny body, five with the and (the
+  // braces scope the predicate; in LLVM's inline asm "$(" would open a variant instead).
+  // Convergent: the vote must stay where every lane reaches it.
+  for_each_call(m, "__pacxx_ballot_agree", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    auto *i32 = b.getInt32Ty();
+    auto *ty = FunctionType::get(i32, {i32, i32}, false);
+    CallInst *r = b.CreateCall(InlineAsm::get(ty,
+                                              "{\n\t.reg .pred p;\n\tand.b32 $0, $1, $2;\n\t"
+                                              "setp.ne.u32 p, $0, 0;\n\t"
+                                              "vote.sync.ballot.b32 $0, p, 0xffffffff;\n\t"
+                                              "@!p not.b32 $0, $0;\n\t}",
+                                              "=&r,r,r", /*hasSideEffects=*/false),
+                               {c.getArgOperand(0), c.getArgOperand(1)});
+    r->addFnAttr(Attribute::Convergent);
+    return r;
   });
   for_each_call(m, "__pacxx_warp_sync", [&](CallInst &c) -> Value * {
     IRBuilder<> b(&c);
@@ -258,7 +277,35 @@ static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info
   return k;
 }
 
+// pacxx::launch_bounds(max_threads, min_blocks) becomes the kernel's maxntidx and
+// minctasm annotations (PTX .maxntid, .minnctapersm): after O3, where the policy's
+// constants have reached the call.
+static void launch_bounds(Module &m, Function &kernel) {
+  unsigned threads = 0, blocks = 0;
+  for_each_call(m, "__pacxx_launch_bounds", [&](CallInst &c) -> Value * {
+    auto *t = dyn_cast<ConstantInt>(c.getArgOperand(0));
+    auto *b = dyn_cast<ConstantInt>(c.getArgOperand(1));
+    if (!t || !b || t->isZero() || b->isZero())
+      throw error("pacxx::launch_bounds: the thread and block counts must be nonzero constants");
+    threads =
+        threads == 0 ? unsigned(t->getZExtValue()) : std::min(threads, unsigned(t->getZExtValue()));
+    blocks = std::max(blocks, unsigned(b->getZExtValue()));
+    c.eraseFromParent();
+    return nullptr;
+  });
+  if (threads == 0)
+    return;
+  LLVMContext &ctx = m.getContext();
+  NamedMDNode *ann = m.getOrInsertNamedMetadata("nvvm.annotations");
+  auto *i32 = Type::getInt32Ty(ctx);
+  for (auto [name, value] :
+       {std::pair<const char *, unsigned>{"maxntidx", threads}, {"minctasm", blocks}})
+    ann->addOperand(MDNode::get(ctx, {ValueAsMetadata::get(&kernel), MDString::get(ctx, name),
+                                      ConstantAsMetadata::get(ConstantInt::get(i32, value))}));
+}
+
 static void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
+  launch_bounds(m, kernel);
   map_math_to_libdevice(m);
   if (link_libdevice(m)) {
     internalize_except(m, kernel);

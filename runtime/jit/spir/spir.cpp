@@ -118,13 +118,15 @@ static void lower_warps(Module &m) {
     IRBuilder<> b(&c);
     return b.CreateZExt(b.CreateIsNotNull(c.getArgOperand(0)), c.getType());
   });
+  for_each_call(m, "__pacxx_ballot_agree",
+                [&](CallInst &c) -> Value * { return ConstantInt::get(c.getType(), 1); });
   for_each_call(m, "__pacxx_thread_fence", [&](CallInst &c) -> Value * {
     IRBuilder<> b(&c);
     b.CreateFence(AtomicOrdering::SequentiallyConsistent);
     c.eraseFromParent();
     return nullptr;
   });
-  for (const char *name : {"__pacxx_nanosleep", "__pacxx_warp_sync"})
+  for (const char *name : {"__pacxx_nanosleep", "__pacxx_warp_sync", "__pacxx_launch_bounds"})
     for_each_call(m, name, [&](CallInst &c) -> Value * {
       c.eraseFromParent();
       return nullptr;
