@@ -65,7 +65,6 @@ install(EXPORT pacxxTargets NAMESPACE pacxx:: DESTINATION ${PACXX_INSTALL_CMAKED
 # compiler/runtime contract (include/pacxx/detail/abi.hpp) or the API, so
 # find_package(pacxx 0.1) accepts 0.1.z only (SameMinorVersion). From 1.0 on this
 # becomes SameMajorVersion.
-set(PACXX_INSTALL_CLANGXX ${PACXX_CLANGXX})
 configure_package_config_file(cmake/pacxxConfig.cmake.in
   ${CMAKE_BINARY_DIR}/install/pacxxConfig.cmake
   INSTALL_DESTINATION ${PACXX_INSTALL_CMAKEDIR})

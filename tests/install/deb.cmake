@@ -31,6 +31,6 @@ foreach(f usr/bin/pacxx\\+\\+ usr/bin/pacxx-info usr/bin/pacxx-kernels usr/${LIB
           usr/${LIBDIR}/cmake/pacxx/pacxxConfig.cmake usr/${LIBDIR}/cmake/pacxx/pacxxTargets.cmake)
   expect("${files}" " \\./${f}\n" "a file in the package")
 endforeach()
-expect("${files}" "^-rwxr-xr-x [^\n]* \\./usr/bin/pacxx\\+\\+\n" "pacxx++ executable")
+expect("${files}" "\n-rwxr-xr-x [^\n]* \\./usr/bin/pacxx\\+\\+\n" "pacxx++ executable")
 
 execute_process(COMMAND dpkg-deb -x ${deb} ${OUT}/root COMMAND_ERROR_IS_FATAL ANY)
