@@ -14,7 +14,11 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           # split-file; llvm-15 has opt; lit runs on python3.
           llvm-15-tools llvm-15 python3
           # The format test (ctest -R format) checks every source against .clang-format.
-          clang-format-15)
+          clang-format-15
+          # The install tests (tests/install) build a project with a plain Makefile, and
+          # package the build with cpack -G DEB, which computes shared-library
+          # dependencies with dpkg-shlibdeps (dpkg-dev).
+          make dpkg-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

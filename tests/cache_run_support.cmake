@@ -1,4 +1,5 @@
-# Shared by the end-to-end cache scripts (disk_cache_run.cmake, disk_cache_trust.cmake).
+# Shared by the end-to-end cache scripts (disk_cache_run.cmake, disk_cache_trust.cmake,
+# install/cache.cmake) and, for expect(), the other install scripts (tests/install).
 # Expects DIR (the cache directory).
 
 # run(program out_var [prefix...]): runs program on OpenCL with the trace on and the

@@ -17,9 +17,24 @@
 #include <string>
 #include <vector>
 
+static const char help[] =
+    "usage: pacxx-kernels [--check | --ptx DIR [--arch sm_XY] [--staged V,...] |"
+    " --spir DIR [--staged V,...]] FILE\n"
+    "The kernels inside FILE, a program or object built by pacxx++:\n"
+    "  (no option)      list them\n"
+    "  --check          fail, naming each call, if a kernel calls a function with no body\n"
+    "                   in the program (pacxx++ runs this after linking)\n"
+    "  --ptx DIR        write each kernel's PTX and final LLVM IR for CUDA into DIR\n"
+    "  --arch sm_XY     the CUDA architecture for --ptx (default sm_90)\n"
+    "  --spir DIR       write each kernel's final LLVM IR for OpenCL (the SPIR the runtime\n"
+    "                   loads) into DIR\n"
+    "  --staged V,...   the values of the pacxx::stage calls (integers, raw bits, in id\n"
+    "                   order) as a launch would compute them; without it they stay\n"
+    "                   run-time values\n"
+    "  --help           this text\n";
+
 static int usage() {
-  std::fprintf(stderr, "usage: pacxx-kernels [--check | --ptx DIR [--arch sm_XY] [--staged V,...] |"
-                       " --spir DIR [--staged V,...]] FILE\n");
+  std::fputs(help, stderr);
   return 2;
 }
 
@@ -47,7 +62,10 @@ int main(int argc, char **argv) {
   bool have_staged = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--check")
+    if (a == "--help") {
+      std::fputs(help, stdout);
+      return 0;
+    } else if (a == "--check")
       mode = "check";
     else if ((a == "--ptx" || a == "--spir") && i + 1 < argc)
       mode = a.substr(2), dir = argv[++i];

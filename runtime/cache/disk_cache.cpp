@@ -390,6 +390,35 @@ bool disk_cache::store(const std::string &key, const std::string &payload,
   }
 }
 
+namespace {
+
+// Calls f(name, stat) for each regular file in dir whose name is of one of the cache's
+// exact forms (entry or writer's temporary), and for nothing else: no user file, link
+// or FIFO is ever touched. Every stat may find the file gone (another process trimming):
+// it is skipped. Returns false if dir cannot be listed.
+template <typename F> bool for_each_cache_file(int dir, F f) {
+  // Its own descriptor for the listing: readdir moves the file offset.
+  DIR *listing = nullptr;
+  if (int d = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+    listing = ::fdopendir(d);
+    if (!listing)
+      ::close(d);
+  }
+  if (!listing)
+    return false;
+  while (const dirent *e = ::readdir(listing)) {
+    const std::string_view name = e->d_name;
+    struct stat st;
+    if ((is_entry_name(name) || is_temporary_name(name)) &&
+        ::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+      f(name, st);
+  }
+  ::closedir(listing);
+  return true;
+}
+
+} // namespace
+
 void disk_cache::trim(int dir, const std::string &keep) const {
   struct entry {
     timespec time;
@@ -399,33 +428,15 @@ void disk_cache::trim(int dir, const std::string &keep) const {
   std::vector<entry> entries;
   std::uint64_t total = 0;
   const time_t stale = ::time(nullptr) - 3600;
-  // Its own descriptor for the listing: readdir moves the file offset.
-  DIR *listing = nullptr;
-  if (int d = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
-    listing = ::fdopendir(d);
-    if (!listing)
-      ::close(d);
-  }
-  if (!listing)
-    return;
-  // Only names of exactly our forms; every stat may find the file gone (another
-  // process trimming): it is skipped.
-  while (const dirent *e = ::readdir(listing)) {
-    const std::string_view name = e->d_name;
-    const bool is_entry = is_entry_name(name);
-    struct stat st;
-    if ((!is_entry && !is_temporary_name(name)) ||
-        ::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-      continue;
-    if (!is_entry) { // a writer's; an hour old, its writer crashed
+  for_each_cache_file(dir, [&](std::string_view name, const struct stat &st) {
+    if (!is_entry_name(name)) { // a writer's; an hour old, its writer crashed
       if (st.st_mtim.tv_sec < stale)
-        ::unlinkat(dir, e->d_name, 0);
-      continue;
+        ::unlinkat(dir, std::string(name).c_str(), 0);
+      return;
     }
     entries.push_back({st.st_mtim, static_cast<std::uint64_t>(st.st_size), std::string(name)});
     total += static_cast<std::uint64_t>(st.st_size);
-  }
-  ::closedir(listing);
+  });
   if (total <= s_.max_bytes)
     return;
   std::sort(entries.begin(), entries.end(), [](const entry &a, const entry &b) {
@@ -440,6 +451,27 @@ void disk_cache::trim(int dir, const std::string &keep) const {
     ::unlinkat(dir, e.name.c_str(), 0); // gone already: someone else trimmed it, as good
     total -= e.size;
   }
+}
+
+disk_cache::usage disk_cache::measure(std::string *problem) const { return tally(false, problem); }
+
+disk_cache::usage disk_cache::clear(std::string *problem) const { return tally(true, problem); }
+
+disk_cache::usage disk_cache::tally(bool remove, std::string *problem) const {
+  usage u;
+  // The same trust checks as load and store: a refused directory is left alone.
+  fd_guard dir(open_entries_directory(false, problem));
+  if (dir.fd < 0)
+    return u;
+  for_each_cache_file(dir.fd, [&](std::string_view name, const struct stat &st) {
+    if (remove && ::unlinkat(dir.fd, std::string(name).c_str(), 0) != 0)
+      return; // gone already (another process trimming) or not ours to delete
+    if (is_entry_name(name)) {
+      ++u.entries;
+      u.bytes += static_cast<std::uint64_t>(st.st_size);
+    }
+  });
+  return u;
 }
 
 } // namespace pacxx::rt

@@ -81,6 +81,19 @@ public:
   bool store(const std::string &key, const std::string &payload,
              std::string *problem = nullptr) const;
 
+  // What the entries directory holds: entries (names of the entry form, regular files)
+  // and their total size in bytes. Nothing stored yet is {0, 0}; a directory refused
+  // for trust is {0, 0} with the reason in *problem (when given). Never throws.
+  struct usage {
+    std::uint64_t entries = 0, bytes = 0;
+  };
+  usage measure(std::string *problem = nullptr) const;
+  // Deletes every entry and writer's temporary (names of exactly those forms; nothing
+  // else in the directory) and returns the entries removed, under the same trust rules
+  // as load() and store() (a refused directory is left alone, the reason in *problem).
+  // For pacxx-info --clear-cache. Works whether or not the cache is enabled.
+  usage clear(std::string *problem = nullptr) const;
+
   // The directory that holds the entries: directory() / entries_subdirectory.
   std::filesystem::path entries_directory() const;
   // The file an entry lives in (for tests and diagnostics).
@@ -115,6 +128,9 @@ private:
   // Deletes least recently used entries of dir, never `keep`, until the total is
   // within max_bytes, and writers' temporaries an hour old (left by a crash).
   void trim(int dir, const std::string &keep) const;
+  // measure() (remove false) and clear() (remove true): the entries there were, or
+  // those removed.
+  usage tally(bool remove, std::string *problem) const;
 
   settings s_;
 };

@@ -488,6 +488,43 @@ TEST_F(DiskCache, UserFilesInTheConfiguredDirectorySurviveTrimming) {
     EXPECT_TRUE(fs::exists(entries() / n)) << n << " was deleted";
 }
 
+// pacxx-info --cache and --clear-cache (issue 15): entries are counted and sized,
+// cleared with writers' temporaries, and nothing else is touched, in a trusted
+// directory only.
+TEST_F(DiskCache, MeasureAndClearTouchOnlyTheCachesOwnFiles) {
+  disk_cache c = make();
+  EXPECT_EQ(c.measure().entries, 0u) << "nothing stored yet";
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(c.store("k" + std::to_string(i), std::string(1000, 'p')));
+  const disk_cache::usage u = c.measure();
+  EXPECT_EQ(u.entries, 3u);
+  EXPECT_EQ(u.bytes, total_size(entries()));
+  const std::string d = cache_digest({"z"});
+  const std::vector<std::string> mine = {"notes.txt", d + ".pxc.bak", "x" + d + ".pxc"};
+  for (const std::string &n : mine)
+    write_file(entries() / n, "the user's");
+  write_file(dir_ / "notes.txt", "the user's");
+  write_file(entries() / (d + ".1-2-3.tmp"), "a writer's");
+
+  std::string problem;
+  ASSERT_EQ(::chmod(entries().c_str(), 0777), 0);
+  EXPECT_EQ(c.clear(&problem).entries, 0u) << "an untrusted directory is left alone";
+  EXPECT_NE(problem.find("writable by other users"), std::string::npos) << problem;
+  ASSERT_EQ(::chmod(entries().c_str(), 0700), 0);
+
+  problem.clear();
+  const disk_cache::usage removed = c.clear(&problem);
+  EXPECT_EQ(problem, "");
+  EXPECT_EQ(removed.entries, 3u);
+  EXPECT_EQ(removed.bytes, u.bytes);
+  EXPECT_EQ(c.measure().entries, 0u);
+  EXPECT_FALSE(c.load("k0"));
+  EXPECT_FALSE(fs::exists(entries() / (d + ".1-2-3.tmp")));
+  for (const std::string &n : mine)
+    EXPECT_TRUE(fs::exists(entries() / n)) << n << " was deleted";
+  EXPECT_TRUE(fs::exists(dir_ / "notes.txt"));
+}
+
 // ---- Issue 13: an entry is bound to its key -------------------------------------------
 
 // Copying (or linking, or renaming) one valid entry over another key's name served
