@@ -31,6 +31,34 @@ inline std::size_t merge_path(const A &a, std::size_t na, const B &b, std::size_
   return lo;
 }
 
+// Merges I outputs from a's position ia and b's ia (sa[0, la) and sb[0, lb) in shared
+// memory; base: any element that exists, read where a side is empty), stably, into
+// out. The heads of both sides wait in registers, so each output is one shared-memory
+// read (CUB's SerialMerge; reading both heads for every output, as before, was three,
+// measured on the H100, 2026-11-24: a comparator sort of 12-byte items at 0.72x
+// Thrust). Outputs past la + lb repeat an element and must not be stored.
+template <std::size_t I, class T, class Comp>
+__attribute__((always_inline)) inline void
+serial_merge(const T *sa, std::size_t la, const T *sb, std::size_t lb, const T *base,
+             std::size_t ia, std::size_t ib, T (&out)[I], Comp comp) {
+  const T *pa = la != 0 ? sa : base, *pb = lb != 0 ? sb : base;
+  T a = pa[ia < la ? ia : 0], b = pb[ib < lb ? ib : 0];
+#pragma unroll
+  for (std::size_t k = 0; k < I; ++k) {
+    // Branches, not a ?: of two T lvalues: that selects an address and puts a and b
+    // on the stack (112 bytes of local memory for a 12-byte item, per ptxas).
+    if (ib < lb && (ia >= la || comp(b, a))) {
+      out[k] = b;
+      ++ib;
+      b = pb[ib < lb ? ib : 0];
+    } else {
+      out[k] = a;
+      ++ia;
+      a = pa[ia < la ? ia : 0];
+    }
+  }
+}
+
 // One tile of the merge: output positions [d0, d1) (d1 - d0 <= P::block * P::items),
 // whose a-elements are [i0, i1) (the merge path at d0 and d1). load_a(i), load_b(j)
 // read the inputs, store(d, v) writes output position d.
@@ -51,19 +79,11 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
   barrier();
   const T *sa = sh.data(), *sb = sh.data() + la;
   const std::size_t dl = l * I < len ? l * I : len;
-  std::size_t ia = merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
-                              [&](std::size_t j) -> const T & { return sb[j]; }, lb, dl, comp);
-  std::size_t ib = dl - ia;
+  const std::size_t ia =
+      merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
+                 [&](std::size_t j) -> const T & { return sb[j]; }, lb, dl, comp);
   T out[I];
-#pragma unroll
-  for (std::size_t k = 0; k < I; ++k) {
-    const bool take_b = ib < lb && (ia >= la || comp(sb[ib], sa[ia]));
-    // Past the tile's end both sides may be exhausted: read a slot that exists.
-    const std::size_t at = take_b ? la + ib : (ia < la ? ia : 0);
-    out[k] = sh[at];
-    ib += take_b ? 1 : 0;
-    ia += take_b ? 0 : 1;
-  }
+  serial_merge(sa, la, sb, lb, sh.data(), ia, dl - ia, out, comp);
   barrier();
 #pragma unroll
   for (std::size_t k = 0; k < I; ++k)

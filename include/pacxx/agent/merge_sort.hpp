@@ -58,17 +58,10 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
     const std::size_t la = a1 - a0, lb = b1 - a1;
     const T *sa = sh.data() + a0, *sb = sh.data() + a1;
     const std::size_t d = first - s < la + lb ? first - s : la + lb;
-    std::size_t ia = merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
-                                [&](std::size_t j) -> const T & { return sb[j]; }, lb, d, comp);
-    std::size_t ib = d - ia;
-#pragma unroll
-    for (std::size_t k = 0; k < I; ++k) {
-      const bool take_b = ib < lb && (ia >= la || comp(sb[ib], sa[ia]));
-      const std::size_t at = take_b ? a1 + ib : (ia < la ? a0 + ia : 0);
-      v[k] = sh[at];
-      ib += take_b ? 1 : 0;
-      ia += take_b ? 0 : 1;
-    }
+    const std::size_t ia =
+        merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
+                   [&](std::size_t j) -> const T & { return sb[j]; }, lb, d, comp);
+    serial_merge(sa, la, sb, lb, sh.data(), ia, d - ia, v, comp);
     barrier();
 #pragma unroll
     for (std::size_t k = 0; k < I; ++k)
