@@ -306,32 +306,35 @@ void device_free(void *p) noexcept {
   }
 }
 
-void copy_to_device(void *dst, const void *src, std::size_t bytes) {
+namespace {
+// Host <-> device on this thread's current queue, counted.
+void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
   rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), false);
-  r.stats.to_device += bytes;
+  if (to_host) {
+    r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), async);
+    r.stats.to_host += bytes;
+  } else {
+    r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), async);
+    r.stats.to_device += bytes;
+  }
 }
+} // namespace
 
+void copy_to_device(void *dst, const void *src, std::size_t bytes) {
+  transfer(dst, src, bytes, false, false);
+}
 void copy_to_host(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), false);
-  r.stats.to_host += bytes;
+  transfer(dst, src, bytes, true, false);
+}
+void copy_to_device_async(void *dst, const void *src, std::size_t bytes) {
+  transfer(dst, src, bytes, false, true);
+}
+void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
+  transfer(dst, src, bytes, true, true);
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   rt::runtime::get().current().copy_on_device(dst, src, bytes, rt::enqueue_target());
-}
-
-void copy_to_device_async(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), true);
-  r.stats.to_device += bytes;
-}
-
-void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), true);
-  r.stats.to_host += bytes;
 }
 
 void *host_allocate(std::size_t bytes) {

@@ -11,7 +11,7 @@
 //                                         memory of the pool; get() waits)
 #pragma once
 #include <cstddef>
-#include <cstring>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <stdexcept>

@@ -212,6 +212,11 @@ TEST(Pinned, CopiesThroughPinnedMemory) {
   gpu::transform(q, d, d, [](float v) { return v + 1.f; });
   gpu::copy(q, d, down);
   q.wait();
+  // Into an existing vector (non-const pinned lvalue), on the default queue.
+  gpu::vector<float> again(n);
+  gpu::copy(up, again);
+  pacxx::synchronize();
+  EXPECT_EQ(gpu::copy(again), std::vector<float>(up.begin(), up.end()));
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(down[i], static_cast<float>(i) * 0.5f + 1.f) << i;
   float sum = 0;

@@ -49,14 +49,10 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, Op op, Transform tran
     const std::size_t n = pacxx::detail::device_size(in);
     if (n == 0)
       return pacxx::make_ready_future(init);
-    using P = pacxx::policy::reduce;
-    pacxx::launch_config cfg =
-        pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
-    const std::size_t blocks = cfg.grid.x;
-    T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
-    block_partials<P, T>(in, n, partials, transform, op, op, cfg);
+    const partials_on_device<T> p = launch_partials<T>(in, n, transform, op, op);
+    const std::size_t blocks = p.blocks;
     auto host = std::make_shared<pinned_buffer<T>>(blocks);
-    pacxx::detail::copy_to_host_async(host->data(), partials, blocks * sizeof(T));
+    pacxx::detail::copy_to_host_async(host->data(), p.data, blocks * sizeof(T));
     return pacxx::future<T>(pacxx::record(), [host, blocks, init, op]() {
       T result = init;
       for (std::size_t i = 0; i < blocks; ++i)
@@ -135,13 +131,9 @@ void reduce_to(Rng &&rng, T *out, T init, Op op = Op{}) {
     detail::fill_n(out, 1, init);
     return;
   }
-  using P = pacxx::policy::reduce;
-  pacxx::launch_config cfg =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
-  const std::size_t blocks = cfg.grid.x;
-  T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
-  detail::block_partials<P, T>(in, n, partials, detail::element{}, op, op, cfg);
-  detail::finish_on_device(partials, blocks, init, op, out);
+  const detail::partials_on_device<T> p =
+      detail::launch_partials<T>(in, n, detail::element{}, op, op);
+  detail::finish_on_device(p.data, p.blocks, init, op, out);
 }
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
