@@ -57,7 +57,8 @@ int main() {
       gpu::fill(q, mine, 1.f);
       gpu::reduce_to(q, x, total.data(), 0.f);
       const float *t = total.data();
-      gpu::transform(q, mine, mine, [t, n](float v) { return v * (*t / float(n)); });
+      const float count = float(n);
+      gpu::transform(q, mine, mine, [t, count](float v) { return v * (*t / count); });
       // 5. Thrust reduces pacxx's vector through its native handle.
       const double s5 = thrust_sum(static_cast<const float *>(mine.native_handle()), n, stream);
 

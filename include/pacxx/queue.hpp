@@ -21,9 +21,12 @@
 // waits for the event and returns the value or rethrows the error (of the device, or
 // of the host part of the call); a future destroyed without get() waits for its work.
 #pragma once
+#include <chrono>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -182,6 +185,17 @@ public:
     } catch (...) {
       s_->error = std::current_exception();
     }
+  }
+  // As std::future::wait_for: ready, or timeout after d (polls the event).
+  template <class Rep, class Period>
+  std::future_status wait_for(const std::chrono::duration<Rep, Period> &d) const {
+    const auto deadline = std::chrono::steady_clock::now() + d;
+    while (!ready()) {
+      if (std::chrono::steady_clock::now() >= deadline)
+        return std::future_status::timeout;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    return std::future_status::ready;
   }
   // The device event that completes this future (for q.wait_for), invalid if none.
   event get_event() const { return s_ ? s_->done : event(); }

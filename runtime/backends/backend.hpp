@@ -82,26 +82,44 @@ public:
   virtual void *create_queue() { throw_unsupported("queues"); }
   // Checks that `native` (a queue made outside pacxx) belongs to this device's context
   // and keeps a reference if the API has one (OpenCL: clRetainCommandQueue).
-  virtual void adopt_queue(void *native) { (void)native, throw_unsupported("queues"); }
+  virtual void adopt_queue(void *native) {
+    (void)native;
+    throw_unsupported("queues");
+  }
   // Releases a queue from create_queue (owned) or adopt_queue (not owned): waits for it first.
   virtual void release_queue(void *native, bool owned) noexcept { (void)native, (void)owned; }
   // Waits for all work on the queue; throws the device's error if some failed.
-  virtual void wait_queue(void *queue) { (void)queue, throw_unsupported("queues"); }
+  virtual void wait_queue(void *queue) {
+    (void)queue;
+    throw_unsupported("queues");
+  }
   // Events: a marker after all work enqueued so far on `queue` (cuEventRecord,
   // clEnqueueMarkerWithWaitList), owned by the caller (release_event).
-  virtual void *record_event(void *queue) { (void)queue, throw_unsupported("events"); }
+  virtual void *record_event(void *queue) {
+    (void)queue;
+    throw_unsupported("events");
+  }
   // Later work on `queue` waits for the event (no host wait).
   virtual void queue_wait_event(void *queue, void *event) {
-    (void)queue, (void)event, throw_unsupported("events");
+    (void)queue;
+    (void)event;
+    throw_unsupported("events");
   }
-  virtual void wait_event(void *event) { (void)event, throw_unsupported("events"); }
+  virtual void wait_event(void *event) {
+    (void)event;
+    throw_unsupported("events");
+  }
   // Whether the event has completed; throws if the work before it failed.
-  virtual bool event_done(void *event) { (void)event, throw_unsupported("events"); }
+  virtual bool event_done(void *event) {
+    (void)event;
+    throw_unsupported("events");
+  }
   virtual void release_event(void *event) noexcept { (void)event; }
   // Page-locked host memory (cuMemAllocHost) that copies run asynchronously with;
   // OpenCL: ordinary host memory (SVM copies from it are asynchronous on PoCL).
   virtual void *allocate_host(std::size_t bytes) {
-    (void)bytes, throw_unsupported("pinned memory");
+    (void)bytes;
+    throw_unsupported("pinned memory");
   }
   virtual void deallocate_host(void *p) noexcept { (void)p; }
   // The native device, context and default queue (CUdevice as an integer, CUcontext,
