@@ -144,7 +144,6 @@ void saxpy_pacxx_async(benchmark::State &state) {
                                  kS, d.a, d.b)
                                  .get();
     return out; // get() waited for the kernel (the future's event), as synchronize() did
-
   };
   if (!check_out(d, kS, true, run()))
     return fail(state, "wrong result");

@@ -297,14 +297,20 @@ void *device_allocate(std::size_t bytes) {
   return p;
 }
 
-void device_free(void *p) noexcept {
+namespace {
+// Device memory or pinned host memory back to its pool.
+void give_back(void *p, bool host) noexcept {
   if (!p)
     return;
   try {
-    rt::runtime::get().pool().deallocate(p);
+    rt::runtime &r = rt::runtime::get();
+    (host ? r.host_pool() : r.pool()).deallocate(p);
   } catch (...) { // no device: p cannot be ours
   }
 }
+} // namespace
+
+void device_free(void *p) noexcept { give_back(p, false); }
 
 namespace {
 // Host <-> device on this thread's current queue, counted.
@@ -348,14 +354,7 @@ void *host_allocate(std::size_t bytes) {
   return p;
 }
 
-void host_free(void *p) noexcept {
-  if (!p)
-    return;
-  try {
-    rt::runtime::get().host_pool().deallocate(p);
-  } catch (...) { // no device: p cannot be ours
-  }
-}
+void host_free(void *p) noexcept { give_back(p, true); }
 
 void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
             const launch_config &config) {
