@@ -52,7 +52,7 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
 }
 
 void launcher::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-                      const launch_config &cfg) {
+                      const launch_config &cfg, void *queue) {
   device &dev = devices_.current();
   auto t0 = std::chrono::steady_clock::now();
   const registered_kernel *k = registry::get().find(entry);
@@ -82,8 +82,8 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   auto t1 = std::chrono::steady_clock::now();
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
     try {
-      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args,
-                 size);
+      dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,
+                 queue);
     } catch (const error &e) {
       throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
     }

@@ -26,9 +26,10 @@ public:
            const configuration &c)
       : devices_(devices), kernels_(kernels), stats_(stats), trace_(c.trace), staging_(c.staging) {}
 
-  // entry: the kernel's host entry address; args: size bytes aligned to align.
+  // entry: the kernel's host entry address; args: size bytes aligned to align; queue:
+  // a native queue, null for the device's default queue.
   void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-              const launch_config &cfg);
+              const launch_config &cfg, void *queue);
 
 private:
   device_selection &devices_;

@@ -16,8 +16,15 @@
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace pacxx {
@@ -40,6 +47,41 @@ loaded_configuration load_configuration() {
   return l;
 }
 
+// Scratch device memory (reduce partials), grown when needed; freed with its owner.
+struct scratch_buffer {
+  void *data = nullptr;
+  std::size_t bytes = 0;
+  scratch_buffer() = default;
+  scratch_buffer(const scratch_buffer &) = delete;
+  scratch_buffer &operator=(const scratch_buffer &) = delete;
+  ~scratch_buffer() { pacxx::detail::device_free(data); }
+  void *get(std::size_t want) {
+    if (want > bytes) {
+      pacxx::detail::device_free(data);
+      data = nullptr;
+      bytes = 0;
+      std::size_t grown = want < 4096 ? 4096 : want; // small reductions share one size
+      data = pacxx::detail::device_allocate(grown);
+      bytes = grown;
+    }
+    return data;
+  }
+};
+
+// A pacxx::queue: its native handle, whether pacxx made it, and one scratch buffer per
+// host thread that issues algorithms on it (in queue order, so they never overlap).
+struct queue_object {
+  void *native = nullptr;
+  bool owned = false;
+  std::mutex scratch_mutex;
+  std::unordered_map<std::thread::id, std::unique_ptr<scratch_buffer>> scratch;
+  std::atomic<std::uint64_t> seen_default{0}; // the default queue's work it is behind
+};
+
+// The queue every launch, copy and algorithm of this host thread goes to (null: the
+// device's default queue); set by pacxx::queue_scope.
+thread_local queue_object *current_queue_object = nullptr;
+
 class runtime {
 public:
   static runtime &get() {
@@ -56,7 +98,102 @@ public:
   launcher launches{devices, kernels, stats, config.c};
 
   device &current() { return devices.current(); }
-  memory_pool &pool() { return devices.pool(); }
+  memory_pool &pool() {
+    memory_pool &p = devices.pool();
+    std::call_once(fence_once_, [this, &p] { p.set_fence([this] { return fence(); }); });
+    return p;
+  }
+  // Pinned host memory, kept for reuse as device memory is (same bound).
+  memory_pool &host_pool() {
+    pool();
+    std::call_once(host_pool_once_, [this] {
+      host_pool_ = std::make_unique<memory_pool>(current(), pool_bound(), true);
+      // The host writes pinned memory without any queue's order: a freed block waits
+      // for the work enqueued before its free even with the default queue alone.
+      host_pool_->set_fence([this] { return fence(true); });
+    });
+    return *host_pool_;
+  }
+
+  // The queues of the program (the default queue is not among them).
+  void add_queue(queue_object *q) {
+    std::lock_guard<std::mutex> lock(queues_mutex_);
+    queues_.push_back(q);
+  }
+  void remove_queue(queue_object *q) {
+    std::lock_guard<std::mutex> lock(queues_mutex_);
+    queues_.erase(std::remove(queues_.begin(), queues_.end(), q), queues_.end());
+  }
+  // The default queue is ordered with every queue, as CUDA's legacy default stream is
+  // with blocking streams: work on a queue starts after the default queue's earlier work,
+  // and default-queue work after the earlier work of every queue. CUDA does it itself;
+  // elsewhere (OpenCL) a marker and a barrier are enqueued where the other side has
+  // enqueued work since the last time. Returns the native queue to enqueue on.
+  void *order(queue_object *q) {
+    device &dev = current();
+    if (dev.default_queue_orders_all())
+      return q ? q->native : nullptr;
+    if (q) {
+      const std::uint64_t e = default_epoch_.load();
+      if (q->seen_default.load() != e) {
+        void *ev = dev.record_event(nullptr);
+        try {
+          dev.queue_wait_event(q->native, ev);
+        } catch (...) {
+          dev.release_event(ev);
+          throw;
+        }
+        dev.release_event(ev);
+        q->seen_default = e;
+      }
+      queue_epoch_++;
+      return q->native;
+    }
+    default_epoch_++;
+    const std::uint64_t u = queue_epoch_.load();
+    if (default_seen_queues_.load() != u) {
+      std::lock_guard<std::mutex> lock(queues_mutex_);
+      for (queue_object *other : queues_) {
+        void *ev = dev.record_event(other->native);
+        try {
+          dev.queue_wait_event(nullptr, ev);
+        } catch (...) {
+          dev.release_event(ev);
+          throw;
+        }
+        dev.release_event(ev);
+      }
+      default_seen_queues_ = u;
+    }
+    return nullptr;
+  }
+
+  std::vector<void *> queue_natives() {
+    std::lock_guard<std::mutex> lock(queues_mutex_);
+    std::vector<void *> natives;
+    for (queue_object *q : queues_)
+      natives.push_back(q->native);
+    return natives;
+  }
+  // While the program has queues, freed memory may still be in use on any of them:
+  // one event per queue (and the default queue) marks the work that may use it.
+  std::vector<void *> fence(bool always = false) {
+    std::vector<void *> events;
+    std::lock_guard<std::mutex> lock(queues_mutex_);
+    if (queues_.empty() && !always)
+      return events;
+    device &dev = current();
+    try {
+      events.push_back(dev.record_event(nullptr));
+      for (queue_object *q : queues_)
+        events.push_back(dev.record_event(q->native));
+    } catch (...) {
+      for (void *e : events)
+        dev.release_event(e);
+      throw;
+    }
+    return events;
+  }
 
   std::string describe_configuration() const {
     if (!config.error.empty())
@@ -72,7 +209,26 @@ public:
          "\n";
     return s + kernels.describe_disk() + "\n";
   }
+
+private:
+  std::once_flag fence_once_, host_pool_once_;
+  std::unique_ptr<memory_pool> host_pool_;
+  std::mutex queues_mutex_;
+  std::vector<queue_object *> queues_;
+  // Work enqueued on the default queue / on any other queue, and what the default
+  // queue has been ordered behind (order()).
+  std::atomic<std::uint64_t> default_epoch_{1}, queue_epoch_{0}, default_seen_queues_{0};
+
+  std::size_t pool_bound() {
+    std::size_t max_cached = current().memory_bytes() / 4;
+    if (config.c.pool_mb)
+      max_cached = *config.c.pool_mb << 20;
+    return max_cached;
+  }
 };
+
+// The native queue for work of this host thread, ordered with the default queue.
+void *enqueue_target() { return runtime::get().order(current_queue_object); }
 
 } // namespace
 
@@ -90,7 +246,20 @@ std::string describe_configuration() { return runtime::get().describe_configurat
 
 } // namespace rt
 
-void synchronize() { rt::runtime::get().current().synchronize(); }
+void synchronize() {
+  rt::runtime &r = rt::runtime::get();
+  r.current().synchronize();
+  for (void *q : r.queue_natives()) // CUDA's context synchronize covers them; OpenCL's not
+    r.current().wait_queue(q);
+}
+
+native_handles_t native_handles() {
+  rt::device &d = rt::runtime::get().current();
+  native_handles_t h;
+  h.backend = d.backend_name();
+  d.native_handles(&h.device, &h.context, &h.default_queue);
+  return h;
+}
 
 runtime_stats stats() {
   rt::counters &c = rt::runtime::get().stats;
@@ -103,13 +272,15 @@ runtime_stats stats() {
   s.pool_hits = c.pool_hits;
   s.bytes_to_device = c.to_device;
   s.bytes_to_host = c.to_host;
+  s.pinned_allocations = c.pinned_allocations;
+  s.pinned_bytes = c.pinned_bytes;
   return s;
 }
 
 void reset_stats() {
   rt::counters &c = rt::runtime::get().stats;
   c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.pool_hits =
-      c.to_device = c.to_host = 0;
+      c.to_device = c.to_host = c.pinned_allocations = c.pinned_bytes = 0;
 }
 
 namespace detail {
@@ -126,56 +297,166 @@ void *device_allocate(std::size_t bytes) {
   return p;
 }
 
-void device_free(void *p) noexcept {
+namespace {
+// Device memory or pinned host memory back to its pool.
+void give_back(void *p, bool host) noexcept {
   if (!p)
     return;
   try {
-    rt::runtime::get().pool().deallocate(p);
+    rt::runtime &r = rt::runtime::get();
+    (host ? r.host_pool() : r.pool()).deallocate(p);
   } catch (...) { // no device: p cannot be ours
   }
 }
+} // namespace
+
+void device_free(void *p) noexcept { give_back(p, false); }
+
+namespace {
+// Host <-> device on this thread's current queue, counted.
+void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
+  rt::runtime &r = rt::runtime::get();
+  if (to_host) {
+    r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), async);
+    r.stats.to_host += bytes;
+  } else {
+    r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), async);
+    r.stats.to_device += bytes;
+  }
+}
+} // namespace
 
 void copy_to_device(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_device(dst, src, bytes);
-  r.stats.to_device += bytes;
+  transfer(dst, src, bytes, false, false);
 }
-
 void copy_to_host(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  r.current().copy_to_host(dst, src, bytes);
-  r.stats.to_host += bytes;
+  transfer(dst, src, bytes, true, false);
+}
+void copy_to_device_async(void *dst, const void *src, std::size_t bytes) {
+  transfer(dst, src, bytes, false, true);
+}
+void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
+  transfer(dst, src, bytes, true, true);
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime::get().current().copy_on_device(dst, src, bytes);
+  rt::runtime::get().current().copy_on_device(dst, src, bytes, rt::enqueue_target());
 }
+
+void *host_allocate(std::size_t bytes) {
+  rt::runtime &r = rt::runtime::get();
+  bool reused = false;
+  void *p = r.host_pool().allocate(bytes, reused);
+  if (bytes) {
+    r.stats.pinned_allocations++;
+    r.stats.pinned_bytes += bytes;
+  }
+  return p;
+}
+
+void host_free(void *p) noexcept { give_back(p, true); }
 
 void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
             const launch_config &config) {
-  rt::runtime::get().launches.launch(entry, args, size, align, config);
+  rt::runtime::get().launches.launch(entry, args, size, align, config, rt::enqueue_target());
 }
 
-namespace {
-// One buffer per host thread: algorithms on several threads never share it.
-struct scratch_buffer {
-  void *data = nullptr;
-  std::size_t bytes = 0;
-  ~scratch_buffer() { device_free(data); }
-};
-} // namespace
-
 void *scratch(std::size_t bytes) {
-  thread_local scratch_buffer buffer;
-  if (bytes > buffer.bytes) {
-    device_free(buffer.data);
-    buffer.data = nullptr;
-    buffer.bytes = 0;
-    std::size_t grown = bytes < 4096 ? 4096 : bytes; // small reductions share one size
-    buffer.data = device_allocate(grown);
-    buffer.bytes = grown;
+  // One buffer per host thread (and queue): algorithms on several threads never share it.
+  rt::queue_object *q = rt::current_queue_object;
+  if (!q) {
+    thread_local rt::scratch_buffer buffer;
+    return buffer.get(bytes);
   }
-  return buffer.data;
+  std::unique_ptr<rt::scratch_buffer> *slot;
+  {
+    std::lock_guard<std::mutex> lock(q->scratch_mutex);
+    slot = &q->scratch[std::this_thread::get_id()];
+    if (!*slot)
+      *slot = std::make_unique<rt::scratch_buffer>();
+  }
+  return (*slot)->get(bytes);
+}
+
+// ---- Queues and events -------------------------------------------------------------
+
+void *queue_create() {
+  rt::runtime &r = rt::runtime::get();
+  r.pool(); // the fence is in place before any queue exists
+  auto q = std::make_unique<rt::queue_object>();
+  q->native = r.current().create_queue();
+  q->owned = true;
+  r.add_queue(q.get());
+  return q.release();
+}
+
+void *queue_adopt(void *native) {
+  rt::runtime &r = rt::runtime::get();
+  r.pool();
+  r.current().adopt_queue(native);
+  auto q = std::make_unique<rt::queue_object>();
+  q->native = native;
+  q->owned = false;
+  r.add_queue(q.get());
+  return q.release();
+}
+
+void queue_destroy(void *qp) noexcept {
+  auto *q = static_cast<rt::queue_object *>(qp);
+  if (!q)
+    return;
+  try {
+    rt::runtime &r = rt::runtime::get();
+    r.remove_queue(q);
+    r.current().release_queue(q->native, q->owned); // waits for its work
+  } catch (...) {
+  }
+  if (rt::current_queue_object == q)
+    rt::current_queue_object = nullptr;
+  delete q; // frees its scratch buffers
+}
+
+void queue_wait(void *q) {
+  rt::runtime::get().current().wait_queue(q ? static_cast<rt::queue_object *>(q)->native : nullptr);
+}
+
+void *queue_native(void *q) {
+  if (q)
+    return static_cast<rt::queue_object *>(q)->native;
+  void *device = nullptr, *context = nullptr, *queue = nullptr;
+  rt::runtime::get().current().native_handles(&device, &context, &queue);
+  return queue;
+}
+
+void *queue_record(void *q) {
+  rt::runtime &r = rt::runtime::get();
+  return r.current().record_event(r.order(static_cast<rt::queue_object *>(q)));
+}
+
+void queue_wait_event(void *q, void *event) {
+  rt::runtime &r = rt::runtime::get();
+  r.current().queue_wait_event(r.order(static_cast<rt::queue_object *>(q)), event);
+}
+
+void event_wait(void *event) { rt::runtime::get().current().wait_event(event); }
+
+bool event_ready(void *event) { return rt::runtime::get().current().event_done(event); }
+
+void event_release(void *event) noexcept {
+  if (!event)
+    return;
+  try {
+    rt::runtime::get().current().release_event(event);
+  } catch (...) {
+  }
+}
+
+void *current_queue() noexcept { return rt::current_queue_object; }
+
+void *set_current_queue(void *q) noexcept {
+  void *previous = rt::current_queue_object;
+  rt::current_queue_object = static_cast<rt::queue_object *>(q);
+  return previous;
 }
 
 } // namespace detail

@@ -10,7 +10,8 @@ namespace rt {
 
 struct counters {
   std::atomic<std::size_t> launches{0}, compilations{0}, cache_hits{0}, disk_hits{0},
-      allocations{0}, pool_hits{0}, to_device{0}, to_host{0};
+      allocations{0}, pool_hits{0}, to_device{0}, to_host{0}, pinned_allocations{0},
+      pinned_bytes{0};
 };
 
 } // namespace rt

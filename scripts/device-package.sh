@@ -9,7 +9,7 @@ strip -o "$stage/lib/libpacxx.so" build/lib/libpacxx.so
 cp build/bin/pacxx-info build/bin/pacxx-kernels build/examples/saxpy "$stage/bin/"
 for t in build/tests/e2e/*_test; do [ -x "$t" ] && cp "$t" "$stage/tests/"; done
 cp scripts/gpu-run.sh scripts/gpu-bench.sh scripts/gpu-sanitize.sh benchmarks/report.py benchmarks/report_stl.py \
-   benchmarks/report_rof.py scripts/rof-photo.sh "$stage/"
+   benchmarks/report_rof.py benchmarks/report_queues.py scripts/rof-photo.sh "$stage/"
 if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ] ||
    [ -x build/benchmarks/sort ]; then
   mkdir -p "$stage/benchmarks"
@@ -19,7 +19,7 @@ if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ] 
   done
   cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" # not on the GPU machine
 fi
-for e in dot_product saxpy_async transform_kernel reduce_staged rof; do
+for e in dot_product saxpy_async transform_kernel reduce_staged rof thrust_interop; do
   [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
 done
 # The ROF example (issue 11): its image libraries, which the GPU machine may lack, and

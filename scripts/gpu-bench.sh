@@ -12,13 +12,14 @@ reps=${PACXX_BENCH_REPS:-5}
 export PACXX_BENCH_REPS=$reps
 export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 # PACXX_BENCH_ONLY=rof runs only the ROF part (issue 11) below; PACXX_BENCH_ONLY=sort
-# only the sorting program (issue 10) and its report.
+# only the sorting program (issue 10) and its report; PACXX_BENCH_ONLY=queues only the
+# queues and futures part (issue 12).
 only="${PACXX_BENCH_ONLY:-}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 if [ "$only" = sort ]; then
   "$bin/sort" "${common[@]}" --benchmark_out="$out/sort.json" --benchmark_out_format=json
   python3 "$here/report_stl.py" "$out" "$out/sort.json"
-elif [ "$only" != rof ]; then
+elif [ "$only" != rof ] && [ "$only" != queues ]; then
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
 PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx' \
   --benchmark_out="$out/staging_off.json" --benchmark_out_format=json
@@ -39,7 +40,16 @@ fi
 # (pool off, so that device memory is measured), the example on the photograph at
 # 2048^2 (its log: energy and residual every 10 iterations; the images for the
 # before/after figure stay outside the results), then the report.
-if [ -x "$bin/rof_benchmark" ] && [ "$only" != sort ]; then
+# Queues and device futures (issue 12): the overlap pipeline and the device-resident
+# chain (queues), Listing 7's gpu::async saxpy against Thrust (stl_vs_cuda), the report.
+if [ -x "$bin/queues" ] && { [ -z "$only" ] || [ "$only" = queues ]; }; then
+  "$bin/queues" "${common[@]}" --benchmark_out="$out/queues.json" --benchmark_out_format=json
+  "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^saxpy_(pacxx_async|pacxx_transform|thrust)/' \
+    --benchmark_out="$out/saxpy_async.json" --benchmark_out_format=json
+  python3 "$here/report_queues.py" "$out" "$out/queues.json" "$out/saxpy_async.json"
+fi
+
+if [ -x "$bin/rof_benchmark" ] && [ "$only" != sort ] && [ "$only" != queues ]; then
   tests="$here/tests"; [ -d "$tests" ] || tests="$here/../build/tests/e2e"
   examples="$here/bin"; [ -x "$examples/rof" ] || examples="$here/../build/examples"
   photo="$here/data/camera.png"; [ -f "$photo" ] || photo="$(bash "$here/rof-photo.sh")"

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "pacxx/queue.hpp"
 #include "pacxx/runtime.hpp"
 
 namespace pacxx {
@@ -76,11 +77,18 @@ template <class P> void kernel_entry(const P &p) { p(); }
 template <class F> class kernel_launcher {
   F f_;
   launch_config config_;
+  const queue *queue_ = nullptr; // null: this thread's current queue
 
 public:
   kernel_launcher(F f, launch_config config) : f_(f), config_(config) {}
 
   const launch_config &config() const { return config_; }
+  // The same kernel, launched on q (which must outlive the launcher).
+  kernel_launcher on(const queue &q) const {
+    kernel_launcher k = *this;
+    k.queue_ = &q;
+    return k;
+  }
 
   template <class... Args> void operator()(Args... args) const {
     static_assert(is_device_copyable<F>::value,
@@ -93,6 +101,12 @@ public:
                   "or views over them");
     using P = detail::payload<F, typename std::decay<Args>::type...>;
     const P p{f_, detail::make_arg_pack(args...)};
+    if (queue_) {
+      queue_scope on(*queue_);
+      detail::launch(reinterpret_cast<const void *>(&detail::kernel_entry<P>), &p, sizeof(P),
+                     alignof(P), config_);
+      return;
+    }
     detail::launch(reinterpret_cast<const void *>(&detail::kernel_entry<P>), &p, sizeof(P),
                    alignof(P), config_);
   }

@@ -23,7 +23,7 @@ struct launch_config {
       : grid(g), block(b), dynamic_shared_bytes(shared) {}
 };
 
-// Waits for every kernel launched so far on the current device.
+// Waits for every kernel and copy issued so far on the current device, on every queue.
 void synchronize();
 
 // What the runtime did since start (or the last reset_stats()).
@@ -36,7 +36,21 @@ struct runtime_stats {
   std::size_t pool_hits = 0;          // the ones served by reusing freed memory
   std::size_t bytes_to_device = 0;
   std::size_t bytes_to_host = 0;
+  std::size_t pinned_allocations = 0; // gpu::pinned_vector and futures' result slots
+  std::size_t pinned_bytes = 0;       // bytes of pinned host memory handed out
 };
+
+// The native handles of the selected device: CUDA: the CUdevice (as an integer), the
+// primary CUcontext, null (the legacy default stream: pacxx's default queue); OpenCL:
+// the cl_device_id, cl_context and the default cl_command_queue. For interop with code
+// that uses the driver itself (pacxx::queue::adopt, gpu::device_span).
+struct native_handles_t {
+  const char *backend = ""; // "cuda" or "opencl"
+  void *device = nullptr;
+  void *context = nullptr;
+  void *default_queue = nullptr;
+};
+native_handles_t native_handles();
 runtime_stats stats();
 void reset_stats();
 
@@ -46,6 +60,30 @@ void device_free(void *p) noexcept;
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
 void copy_to_host(void *dst, const void *src, std::size_t bytes); // waits for the kernels before it
 void copy_on_device(void *dst, const void *src, std::size_t bytes);
+// Copies on the current queue that return at once (truly asynchronous with pinned
+// memory): both ends must stay valid until the queue has done them.
+void copy_to_device_async(void *dst, const void *src, std::size_t bytes);
+void copy_to_host_async(void *dst, const void *src, std::size_t bytes);
+
+// Pinned (page-locked) host memory from the runtime's pinned pool.
+void *host_allocate(std::size_t bytes);
+void host_free(void *p) noexcept;
+
+// Queues (pacxx/queue.hpp wraps these): a queue is an opaque runtime object; null is
+// the device's default queue. The current queue is per host thread: every launch, copy
+// and algorithm goes there.
+void *queue_create();
+void *queue_adopt(void *native);
+void queue_destroy(void *q) noexcept; // waits for its work first
+void queue_wait(void *q);
+void *queue_native(void *q);
+void *queue_record(void *q); // an event after all work enqueued on q so far
+void queue_wait_event(void *q, void *event);
+void event_wait(void *event); // throws the device's error if the work before it failed
+bool event_ready(void *event);
+void event_release(void *event) noexcept;
+void *current_queue() noexcept;
+void *set_current_queue(void *q) noexcept; // returns the previous one
 
 // Launches the kernel whose host entry is `entry` (an instantiation of
 // pacxx::detail::kernel_entry registered by the offline compiler) with the given

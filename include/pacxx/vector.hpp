@@ -217,6 +217,10 @@ public:
 
   T *data() { return data_; }
   const T *data() const { return data_; }
+  // The memory as the driver knows it: a CUdeviceptr (cast to a pointer) on CUDA, an
+  // SVM pointer on OpenCL; for code outside pacxx (a thrust::device_ptr, a kernel of
+  // its own). Owned by the vector.
+  void *native_handle() const noexcept { return static_cast<void *>(data_); }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   iterator begin() { return iterator(data_); }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "pacxx/error.hpp"
+
 namespace pacxx {
 namespace rt {
 
@@ -60,10 +62,71 @@ public:
   // pointers that can be stored in structs and closures.
   virtual void *allocate(std::size_t bytes) = 0;
   virtual void deallocate(void *p) noexcept = 0;
-  virtual void copy_to_device(void *dst, const void *src, std::size_t bytes) = 0;
-  // Waits for all previously launched work first (in-order queue / stream).
-  virtual void copy_to_host(void *dst, const void *src, std::size_t bytes) = 0;
-  virtual void copy_on_device(void *dst, const void *src, std::size_t bytes) = 0;
+
+  // Queues: `queue` is a native handle (CUstream, cl_command_queue) or null, the
+  // device's default queue (CUDA's legacy stream, the OpenCL device's own queue). Work
+  // on one queue runs in order; work on different queues may overlap.
+  // Copies in queue order. async = false: returns when src may be reused and (to the
+  // host) dst holds the bytes; async = true: returns at once (src and dst must stay
+  // valid until the queue reaches the copy; truly asynchronous with pinned memory).
+  virtual void copy_to_device(void *dst, const void *src, std::size_t bytes, void *queue,
+                              bool async) = 0;
+  virtual void copy_to_host(void *dst, const void *src, std::size_t bytes, void *queue,
+                            bool async) = 0;
+  virtual void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) = 0;
+
+  // Whether the default queue is ordered with every queue by the driver itself (CUDA's
+  // legacy stream and blocking streams); otherwise the runtime orders them with events.
+  virtual bool default_queue_orders_all() const { return false; }
+  // A new queue of this device (native handle), owned by the caller.
+  virtual void *create_queue() { throw_unsupported("queues"); }
+  // Checks that `native` (a queue made outside pacxx) belongs to this device's context
+  // and keeps a reference if the API has one (OpenCL: clRetainCommandQueue).
+  virtual void adopt_queue(void *native) {
+    (void)native;
+    throw_unsupported("queues");
+  }
+  // Releases a queue from create_queue (owned) or adopt_queue (not owned): waits for it first.
+  virtual void release_queue(void *native, bool owned) noexcept { (void)native, (void)owned; }
+  // Waits for all work on the queue; throws the device's error if some failed.
+  virtual void wait_queue(void *queue) {
+    (void)queue;
+    throw_unsupported("queues");
+  }
+  // Events: a marker after all work enqueued so far on `queue` (cuEventRecord,
+  // clEnqueueMarkerWithWaitList), owned by the caller (release_event).
+  virtual void *record_event(void *queue) {
+    (void)queue;
+    throw_unsupported("events");
+  }
+  // Later work on `queue` waits for the event (no host wait).
+  virtual void queue_wait_event(void *queue, void *event) {
+    (void)queue;
+    (void)event;
+    throw_unsupported("events");
+  }
+  virtual void wait_event(void *event) {
+    (void)event;
+    throw_unsupported("events");
+  }
+  // Whether the event has completed; throws if the work before it failed.
+  virtual bool event_done(void *event) {
+    (void)event;
+    throw_unsupported("events");
+  }
+  virtual void release_event(void *event) noexcept { (void)event; }
+  // Page-locked host memory (cuMemAllocHost) that copies run asynchronously with;
+  // OpenCL: ordinary host memory (SVM copies from it are asynchronous on PoCL).
+  virtual void *allocate_host(std::size_t bytes) {
+    (void)bytes;
+    throw_unsupported("pinned memory");
+  }
+  virtual void deallocate_host(void *p) noexcept { (void)p; }
+  // The native device, context and default queue (CUdevice as an integer, CUcontext,
+  // null; cl_device_id, cl_context, cl_command_queue).
+  virtual void native_handles(void **device, void **context, void **queue) {
+    *device = *context = *queue = nullptr;
+  }
 
   // A device binary of `code` that load_binary() loads without translating it again.
   // code: PTX text (nvptx) or SPIR 1.2 bitcode bytes (spir); the kernel takes one
@@ -83,8 +146,14 @@ public:
   // Asynchronous. grid = number of blocks per dimension, block = threads per block.
   // The caller has checked them against k.limits.
   virtual void launch(loaded_kernel &k, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                      const void *args, std::size_t args_size) = 0;
+                      const void *args, std::size_t args_size, void *queue) = 0;
+  // Waits for all work on every queue of the device.
   virtual void synchronize() = 0;
+
+protected:
+  [[noreturn]] void throw_unsupported(const char *what) const {
+    throw error(std::string("pacxx: the ") + backend_name() + " backend offers no " + what);
+  }
 };
 
 // Every device of every backend that can be opened on this machine. A backend

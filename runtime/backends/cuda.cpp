@@ -19,6 +19,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace pacxx {
 namespace rt {
@@ -39,8 +40,13 @@ using CUmodule = CUmod_st *;
 using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 using CUlinkState = CUlinkState_st *;
+struct CUevent_st;
+using CUevent = CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
+constexpr unsigned CU_STREAM_DEFAULT = 0; // blocking: ordered with the legacy stream
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // _Y, _Z follow
@@ -75,6 +81,21 @@ struct api {
   CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void *, std::size_t);
   CUresult (*cuMemcpyDtoH_v2)(void *, CUdeviceptr, std::size_t);
   CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr, CUdeviceptr, std::size_t);
+  // Queues and events (pacxx::queue), pinned memory (gpu::pinned_vector).
+  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, std::size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync_v2)(void *, CUdeviceptr, std::size_t, CUstream);
+  CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr, CUdeviceptr, std::size_t, CUstream);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy_v2)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventQuery)(CUevent);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventDestroy_v2)(CUevent);
+  CUresult (*cuMemAllocHost_v2)(void **, std::size_t);
+  CUresult (*cuMemFreeHost)(void *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuModuleUnload)(CUmodule);
@@ -182,6 +203,20 @@ const loaded_api &load_api() {
     sym(cu.cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2");
     sym(cu.cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2");
     sym(cu.cuMemcpyDtoD_v2, "cuMemcpyDtoD_v2");
+    sym(cu.cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2");
+    sym(cu.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
+    sym(cu.cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync_v2");
+    sym(cu.cuStreamCreate, "cuStreamCreate");
+    sym(cu.cuStreamDestroy_v2, "cuStreamDestroy_v2", "cuStreamDestroy");
+    sym(cu.cuStreamSynchronize, "cuStreamSynchronize");
+    sym(cu.cuStreamWaitEvent, "cuStreamWaitEvent");
+    sym(cu.cuEventCreate, "cuEventCreate");
+    sym(cu.cuEventRecord, "cuEventRecord");
+    sym(cu.cuEventQuery, "cuEventQuery");
+    sym(cu.cuEventSynchronize, "cuEventSynchronize");
+    sym(cu.cuEventDestroy_v2, "cuEventDestroy_v2", "cuEventDestroy");
+    sym(cu.cuMemAllocHost_v2, "cuMemAllocHost_v2", "cuMemAllocHost");
+    sym(cu.cuMemFreeHost, "cuMemFreeHost");
     sym(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx");
     sym(cu.cuModuleGetFunction, "cuModuleGetFunction");
     sym(cu.cuModuleUnload, "cuModuleUnload");
@@ -228,6 +263,7 @@ public:
 
   const api &cu() const { return cu_; }
   CUdevice dev() const { return dev_; }
+  CUcontext handle() const { return ctx_; }
 
 private:
   const api &cu_;
@@ -323,25 +359,141 @@ public:
       cu_.cuMemFree_v2(dptr(p));
   }
 
-  // The synchronous cuMemcpy* calls are ordered on the legacy default stream,
-  // i.e. after every kernel launched before them; DtoD does not block the host.
-  void copy_to_device(void *dst, const void *src, std::size_t bytes) override {
+  // The default queue (null) keeps the synchronous cuMemcpy* calls, ordered on the
+  // legacy default stream, i.e. after every kernel launched before them (DtoD does not
+  // block the host). A queue of pacxx's is a blocking stream: its async copies, then,
+  // when the caller asked for a synchronous copy, a wait for that stream only.
+  void copy_to_device(void *dst, const void *src, std::size_t bytes, void *queue,
+                      bool async) override {
     if (bytes == 0)
       return;
     ctx_->make_current();
-    check(cu_, cu_.cuMemcpyHtoD_v2(dptr(dst), src, bytes), "cuMemcpyHtoD_v2");
+    if (!queue && !async) {
+      check(cu_, cu_.cuMemcpyHtoD_v2(dptr(dst), src, bytes), "cuMemcpyHtoD_v2");
+      return;
+    }
+    check(cu_, cu_.cuMemcpyHtoDAsync_v2(dptr(dst), src, bytes, stream(queue)),
+          "cuMemcpyHtoDAsync_v2", std::to_string(bytes) + " bytes");
+    if (!async)
+      check(cu_, cu_.cuStreamSynchronize(stream(queue)), "cuStreamSynchronize");
   }
-  void copy_to_host(void *dst, const void *src, std::size_t bytes) override {
+  void copy_to_host(void *dst, const void *src, std::size_t bytes, void *queue,
+                    bool async) override {
     if (bytes == 0)
       return;
     ctx_->make_current();
-    check(cu_, cu_.cuMemcpyDtoH_v2(dst, dptr(src), bytes), "cuMemcpyDtoH_v2");
+    if (!queue && !async) {
+      check(cu_, cu_.cuMemcpyDtoH_v2(dst, dptr(src), bytes), "cuMemcpyDtoH_v2");
+      return;
+    }
+    check(cu_, cu_.cuMemcpyDtoHAsync_v2(dst, dptr(src), bytes, stream(queue)),
+          "cuMemcpyDtoHAsync_v2", std::to_string(bytes) + " bytes");
+    if (!async)
+      check(cu_, cu_.cuStreamSynchronize(stream(queue)), "cuStreamSynchronize");
   }
-  void copy_on_device(void *dst, const void *src, std::size_t bytes) override {
+  void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) override {
     if (bytes == 0)
       return;
     ctx_->make_current();
-    check(cu_, cu_.cuMemcpyDtoD_v2(dptr(dst), dptr(src), bytes), "cuMemcpyDtoD_v2");
+    if (!queue)
+      check(cu_, cu_.cuMemcpyDtoD_v2(dptr(dst), dptr(src), bytes), "cuMemcpyDtoD_v2");
+    else
+      check(cu_, cu_.cuMemcpyDtoDAsync_v2(dptr(dst), dptr(src), bytes, stream(queue)),
+            "cuMemcpyDtoDAsync_v2");
+  }
+
+  bool default_queue_orders_all() const override { return true; }
+  void *create_queue() override {
+    ctx_->make_current();
+    CUstream s = nullptr;
+    check(cu_, cu_.cuStreamCreate(&s, CU_STREAM_DEFAULT), "cuStreamCreate");
+    return s;
+  }
+  void adopt_queue(void *native) override {
+    if (!native)
+      throw error("cuda: pacxx::queue::adopt: a null CUstream (the legacy default stream is "
+                  "pacxx's default queue: use no queue for it)");
+  }
+  void release_queue(void *native, bool owned) noexcept override {
+    if (!native || !ctx_->try_make_current())
+      return;
+    cu_.cuStreamSynchronize(stream(native));
+    if (owned)
+      cu_.cuStreamDestroy_v2(stream(native));
+  }
+  void wait_queue(void *queue) override {
+    ctx_->make_current();
+    check(cu_, cu_.cuStreamSynchronize(stream(queue)), "cuStreamSynchronize");
+  }
+  // Events are kept for reuse: a future per call (gpu::async) must cost little more
+  // than the call, and cuEventCreate is the expensive half of create + record.
+  void *record_event(void *queue) override {
+    ctx_->make_current();
+    CUevent e = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(events_mutex_);
+      if (!free_events_.empty()) {
+        e = free_events_.back();
+        free_events_.pop_back();
+      }
+    }
+    if (!e)
+      check(cu_, cu_.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    if (CUresult r = cu_.cuEventRecord(e, stream(queue)); r != CUDA_SUCCESS) {
+      cu_.cuEventDestroy_v2(e);
+      check(cu_, r, "cuEventRecord");
+    }
+    return e;
+  }
+  void queue_wait_event(void *queue, void *event) override {
+    ctx_->make_current();
+    check(cu_, cu_.cuStreamWaitEvent(stream(queue), static_cast<CUevent>(event), 0),
+          "cuStreamWaitEvent");
+  }
+  void wait_event(void *event) override {
+    ctx_->make_current();
+    check(cu_, cu_.cuEventSynchronize(static_cast<CUevent>(event)), "cuEventSynchronize",
+          "waiting for the device's work");
+  }
+  bool event_done(void *event) override {
+    ctx_->make_current();
+    CUresult r = cu_.cuEventQuery(static_cast<CUevent>(event));
+    if (r == CUDA_ERROR_NOT_READY)
+      return false;
+    check(cu_, r, "cuEventQuery");
+    return true;
+  }
+  void release_event(void *event) noexcept override {
+    if (!event)
+      return;
+    try {
+      std::lock_guard<std::mutex> lock(events_mutex_);
+      if (free_events_.size() < 4096) {
+        free_events_.push_back(static_cast<CUevent>(event)); // re-recorded when reused
+        return;
+      }
+    } catch (...) {
+    }
+    if (ctx_->try_make_current())
+      cu_.cuEventDestroy_v2(static_cast<CUevent>(event));
+  }
+  void *allocate_host(std::size_t bytes) override {
+    if (bytes == 0)
+      return nullptr;
+    ctx_->make_current();
+    void *p = nullptr;
+    check(cu_, cu_.cuMemAllocHost_v2(&p, bytes), "cuMemAllocHost_v2",
+          std::to_string(bytes) + " bytes of pinned host memory");
+    return p;
+  }
+  void deallocate_host(void *p) noexcept override {
+    if (p && ctx_->try_make_current())
+      cu_.cuMemFreeHost(p);
+  }
+  void native_handles(void **device, void **context, void **queue) override {
+    *device = reinterpret_cast<void *>(static_cast<std::intptr_t>(ctx_->dev()));
+    *context = ctx_->handle();
+    *queue = nullptr; // the legacy default stream
   }
 
   // PTX -> cubin for this device's architecture with the driver's linker, i.e. the
@@ -399,7 +551,7 @@ public:
   }
 
   void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-              const void *args, std::size_t args_size) override {
+              const void *args, std::size_t args_size, void *queue) override {
     auto *k = dynamic_cast<cuda_kernel *>(&lk);
     if (!k || k->ctx_ != ctx_)
       throw error("cuda: launch: kernel was not loaded on " + name_);
@@ -428,11 +580,11 @@ public:
       }
     }
     void *params[] = {const_cast<void *>(args)};
-    CUresult r = cu_.cuLaunchKernel(k->fn_, to_uint(grid.x, "grid.x"), to_uint(grid.y, "grid.y"),
-                                    to_uint(grid.z, "grid.z"), to_uint(block.x, "block.x"),
-                                    to_uint(block.y, "block.y"), to_uint(block.z, "block.z"),
-                                    to_uint(dynamic_shared_bytes, "shared memory"),
-                                    nullptr /* legacy default stream */, params, nullptr);
+    CUresult r = cu_.cuLaunchKernel(
+        k->fn_, to_uint(grid.x, "grid.x"), to_uint(grid.y, "grid.y"), to_uint(grid.z, "grid.z"),
+        to_uint(block.x, "block.x"), to_uint(block.y, "block.y"), to_uint(block.z, "block.z"),
+        to_uint(dynamic_shared_bytes, "shared memory"),
+        stream(queue) /* null: the legacy default stream */, params, nullptr);
     if (r != CUDA_SUCCESS)
       check(cu_, r, "cuLaunchKernel",
             "kernel '" + k->name_ + "', grid " + std::to_string(grid.x) + "x" +
@@ -448,6 +600,8 @@ public:
   }
 
 private:
+  static CUstream stream(void *queue) { return static_cast<CUstream>(queue); }
+
   // image: NUL-terminated PTX or a cubin; what: "" or " (cubin)" for messages.
   std::unique_ptr<loaded_kernel> load_image(const void *image, const std::string &kernel_name,
                                             const char *what) {
@@ -513,6 +667,15 @@ private:
   dim3 block_limit_, grid_limit_;
   std::size_t shared_opt_in_limit_ = 0;
   std::mutex load_mutex_;
+  std::mutex events_mutex_;
+  std::vector<CUevent> free_events_;
+
+public:
+  ~cuda_device() override {
+    if (ctx_->try_make_current())
+      for (CUevent e : free_events_)
+        cu_.cuEventDestroy_v2(e);
+  }
 };
 
 } // namespace

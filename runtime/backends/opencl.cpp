@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -148,6 +149,14 @@ struct api {
   PACXX_CL_FN(clSetKernelExecInfo)
   PACXX_CL_FN(clEnqueueNDRangeKernel)
   PACXX_CL_FN(clFinish)
+  PACXX_CL_FN(clRetainCommandQueue)
+  PACXX_CL_FN(clGetCommandQueueInfo)
+  PACXX_CL_FN(clEnqueueMarkerWithWaitList)
+  PACXX_CL_FN(clEnqueueBarrierWithWaitList)
+  PACXX_CL_FN(clWaitForEvents)
+  PACXX_CL_FN(clGetEventInfo)
+  PACXX_CL_FN(clReleaseEvent)
+  PACXX_CL_FN(clFlush)
 #undef PACXX_CL_FN
 };
 
@@ -203,6 +212,14 @@ const loaded_api &load_api() {
     PACXX_CL_SYM(clSetKernelExecInfo)
     PACXX_CL_SYM(clEnqueueNDRangeKernel)
     PACXX_CL_SYM(clFinish)
+    PACXX_CL_SYM(clRetainCommandQueue)
+    PACXX_CL_SYM(clGetCommandQueueInfo)
+    PACXX_CL_SYM(clEnqueueMarkerWithWaitList)
+    PACXX_CL_SYM(clEnqueueBarrierWithWaitList)
+    PACXX_CL_SYM(clWaitForEvents)
+    PACXX_CL_SYM(clGetEventInfo)
+    PACXX_CL_SYM(clReleaseEvent)
+    PACXX_CL_SYM(clFlush)
 #undef PACXX_CL_SYM
     l.ok = !missing;
     return l;
@@ -366,15 +383,101 @@ public:
     }
   }
 
-  void copy_to_device(void *dst, const void *src, std::size_t bytes) override {
-    memcpy_(CL_TRUE, dst, src, bytes, "to device");
+  // Queue null is the device's own queue. A synchronous copy to the device blocks as
+  // well: the caller may reuse the source at once.
+  void copy_to_device(void *dst, const void *src, std::size_t bytes, void *queue,
+                      bool async) override {
+    memcpy_(queue, async ? CL_FALSE : CL_TRUE, dst, src, bytes, "to device");
   }
-  void copy_to_host(void *dst, const void *src, std::size_t bytes) override {
-    memcpy_(CL_TRUE, dst, src, bytes, "to host");
+  void copy_to_host(void *dst, const void *src, std::size_t bytes, void *queue,
+                    bool async) override {
+    memcpy_(queue, async ? CL_FALSE : CL_TRUE, dst, src, bytes, "to host");
   }
   // Non-blocking is safe: both ends are device memory and the queue is in order.
-  void copy_on_device(void *dst, const void *src, std::size_t bytes) override {
-    memcpy_(CL_FALSE, dst, src, bytes, "on device");
+  void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) override {
+    memcpy_(queue, CL_FALSE, dst, src, bytes, "on device");
+  }
+
+  void *create_queue() override {
+    cl_int e = CL_SUCCESS;
+    cl_command_queue q =
+        cl_.clCreateCommandQueueWithProperties(st_->ctx, st_->dev, nullptr, &e); // in order
+    check(e, "clCreateCommandQueueWithProperties", name_);
+    return q;
+  }
+  void adopt_queue(void *native) override {
+    if (!native)
+      throw error("opencl: pacxx::queue::adopt: a null cl_command_queue");
+    cl_command_queue q = cl_queue(native);
+    cl_context ctx = nullptr;
+    check(cl_.clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr),
+          "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", "pacxx::queue::adopt");
+    if (ctx != st_->ctx)
+      throw error("opencl: pacxx::queue::adopt: the cl_command_queue belongs to another "
+                  "context; create it on pacxx's (pacxx::native_handles().context)");
+    cl_command_queue_properties props = 0;
+    check(cl_.clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr),
+          "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)", "pacxx::queue::adopt");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+      throw error("opencl: pacxx::queue::adopt: the cl_command_queue is out of order; pacxx "
+                  "queues run their work in order");
+    check(cl_.clRetainCommandQueue(q), "clRetainCommandQueue", "pacxx::queue::adopt");
+  }
+  void release_queue(void *native, bool) noexcept override {
+    if (!native)
+      return;
+    cl_.clFinish(cl_queue(native));
+    cl_.clReleaseCommandQueue(cl_queue(native)); // adopted ones were retained
+  }
+  void wait_queue(void *queue) override { check(cl_.clFinish(q(queue)), "clFinish", name_); }
+  void *record_event(void *queue) override {
+    cl_event ev = nullptr;
+    check(cl_.clEnqueueMarkerWithWaitList(q(queue), 0, nullptr, &ev), "clEnqueueMarkerWithWaitList",
+          name_);
+    // Submitted now, so that the marker completes without a later wait.
+    if (cl_int e = cl_.clFlush(q(queue)); e != CL_SUCCESS) {
+      cl_.clReleaseEvent(ev);
+      check(e, "clFlush", name_);
+    }
+    return ev;
+  }
+  void queue_wait_event(void *queue, void *event) override {
+    cl_event ev = static_cast<cl_event>(event);
+    check(cl_.clEnqueueBarrierWithWaitList(q(queue), 1, &ev, nullptr),
+          "clEnqueueBarrierWithWaitList", name_);
+  }
+  void wait_event(void *event) override {
+    cl_event ev = static_cast<cl_event>(event);
+    check(cl_.clWaitForEvents(1, &ev), "clWaitForEvents", "waiting for the device's work");
+  }
+  bool event_done(void *event) override {
+    cl_int status = CL_QUEUED;
+    check(cl_.clGetEventInfo(static_cast<cl_event>(event), CL_EVENT_COMMAND_EXECUTION_STATUS,
+                             sizeof status, &status, nullptr),
+          "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)", name_);
+    if (status < 0)
+      throw error("opencl: the work before an event failed: " + describe(status));
+    return status == CL_COMPLETE;
+  }
+  void release_event(void *event) noexcept override {
+    if (event)
+      cl_.clReleaseEvent(static_cast<cl_event>(event));
+  }
+  // Ordinary host memory, page aligned: SVM copies from and to it are asynchronous on
+  // PoCL (a GPU driver would want a CL_MEM_ALLOC_HOST_PTR buffer, mapped).
+  void *allocate_host(std::size_t bytes) override {
+    if (bytes == 0)
+      return nullptr;
+    void *p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+    if (!p)
+      throw error("opencl: " + std::to_string(bytes) + " bytes of host memory: out of memory");
+    return p;
+  }
+  void deallocate_host(void *p) noexcept override { std::free(p); }
+  void native_handles(void **device, void **context, void **queue) override {
+    *device = st_->dev;
+    *context = st_->ctx;
+    *queue = st_->queue;
   }
 
   // The SPIR program built for this device, as the driver's own binary
@@ -406,7 +509,7 @@ public:
   }
 
   void launch(loaded_kernel &lk, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-              const void *args, std::size_t args_size) override {
+              const void *args, std::size_t args_size, void *queue) override {
     auto *k = dynamic_cast<opencl_kernel *>(&lk);
     if (!k || k->st_ != st_)
       throw error("opencl: launch: kernel was not loaded on " + name_);
@@ -438,8 +541,8 @@ public:
       check(cl_.clSetKernelExecInfo(k->k_, CL_KERNEL_EXEC_INFO_SVM_PTRS,
                                     ptrs.size() * sizeof(void *), ptrs.data()),
             "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)", where);
-    cl_int e = cl_.clEnqueueNDRangeKernel(st_->queue, k->k_, dims, nullptr, global, local, 0,
-                                          nullptr, nullptr);
+    cl_int e = cl_.clEnqueueNDRangeKernel(q(queue), k->k_, dims, nullptr, global, local, 0, nullptr,
+                                          nullptr);
     if (e != CL_SUCCESS)
       check(e, "clEnqueueNDRangeKernel",
             where + ", global " + std::to_string(global[0]) + "x" + std::to_string(global[1]) +
@@ -526,10 +629,15 @@ private:
     return result;
   }
 
-  void memcpy_(cl_bool blocking, void *dst, const void *src, std::size_t bytes, const char *what) {
+  static cl_command_queue cl_queue(void *native) { return static_cast<cl_command_queue>(native); }
+  // A pacxx queue's handle, or the device's own queue for null.
+  cl_command_queue q(void *queue) const { return queue ? cl_queue(queue) : st_->queue; }
+
+  void memcpy_(void *queue, cl_bool blocking, void *dst, const void *src, std::size_t bytes,
+               const char *what) {
     if (bytes == 0)
       return;
-    check(cl_.clEnqueueSVMMemcpy(st_->queue, blocking, dst, src, bytes, 0, nullptr, nullptr),
+    check(cl_.clEnqueueSVMMemcpy(q(queue), blocking, dst, src, bytes, 0, nullptr, nullptr),
           "clEnqueueSVMMemcpy", std::to_string(bytes) + " bytes " + what + ", " + name_);
   }
 

@@ -17,37 +17,78 @@ std::size_t memory_pool::bin(std::size_t bytes) {
   return (bytes + step - 1) / step * step;
 }
 
+void *memory_pool::driver_allocate(std::size_t bytes) {
+  return host_ ? dev_.allocate_host(bytes) : dev_.allocate(bytes);
+}
+
+void memory_pool::driver_free(void *p) noexcept {
+  if (host_)
+    dev_.deallocate_host(p);
+  else
+    dev_.deallocate(p);
+}
+
+bool memory_pool::fence_done(block &b) noexcept {
+  for (void *e : b.fence) {
+    try {
+      if (!dev_.event_done(e))
+        return false;
+    } catch (...) { // the work before it failed: it is over all the same
+    }
+  }
+  for (void *e : b.fence)
+    dev_.release_event(e);
+  b.fence.clear();
+  return true;
+}
+
+void memory_pool::wait_fence(std::vector<void *> &fence) noexcept {
+  for (void *e : fence) {
+    try {
+      dev_.wait_event(e);
+    } catch (...) {
+    }
+    dev_.release_event(e);
+  }
+  fence.clear();
+}
+
 void *memory_pool::allocate(std::size_t bytes, bool &reused) {
   reused = false;
   if (bytes == 0)
     return nullptr;
   const std::size_t size = max_cached_ ? bin(bytes) : bytes;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = unused_.find(size);
   void *p = nullptr;
-  if (it != unused_.end()) {
-    p = it->second;
-    unused_.erase(it);
-    cached_ -= size;
-    reused = true;
-  } else {
+  auto range = unused_.equal_range(size);
+  for (auto it = range.first; it != range.second; ++it)
+    if (fence_done(it->second)) {
+      p = it->second.p;
+      unused_.erase(it);
+      cached_ -= size;
+      reused = true;
+      break;
+    }
+  if (!p) {
     try {
-      p = dev_.allocate(size);
+      p = driver_allocate(size);
     } catch (const error &) {
       if (unused_.empty())
         throw;
       // Out of memory, perhaps because of what the pool keeps: give that back, retry.
-      for (auto &b : unused_)
-        dev_.deallocate(b.second);
+      for (auto &b : unused_) {
+        wait_fence(b.second.fence);
+        driver_free(b.second.p);
+      }
       unused_.clear();
       cached_ = 0;
-      p = dev_.allocate(size);
+      p = driver_allocate(size);
     }
   }
   try {
     live_.emplace(p, size);
   } catch (...) {
-    dev_.deallocate(p);
+    driver_free(p);
     throw;
   }
   return p;
@@ -56,27 +97,44 @@ void *memory_pool::allocate(std::size_t bytes, bool &reused) {
 void memory_pool::deallocate(void *p) noexcept {
   if (!p)
     return;
+  // The fence is taken before the lock: recording events may take the queues' lock.
+  std::vector<void *> fence;
+  if (fence_) {
+    try {
+      fence = fence_();
+    } catch (...) { // no events: wait for the whole device instead
+      try {
+        dev_.synchronize();
+      } catch (...) {
+      }
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = live_.find(p);
-  if (it == live_.end())
+  if (it == live_.end()) {
+    wait_fence(fence);
     return; // not ours, or freed twice: handing it out again would corrupt memory
+  }
   const std::size_t size = it->second;
   live_.erase(it);
   if (cached_ + size <= max_cached_) {
     try {
-      unused_.emplace(size, p);
+      unused_.emplace(size, block{p, std::move(fence)});
       cached_ += size;
       return;
     } catch (const std::bad_alloc &) {
     }
   }
-  dev_.deallocate(p);
+  wait_fence(fence);
+  driver_free(p);
 }
 
 void memory_pool::release() noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto &b : unused_)
-    dev_.deallocate(b.second);
+  for (auto &b : unused_) {
+    wait_fence(b.second.fence);
+    driver_free(b.second.p);
+  }
   unused_.clear();
   cached_ = 0;
 }

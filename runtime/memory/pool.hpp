@@ -1,16 +1,22 @@
-// The device memory pool: freed device memory is kept and handed out again, as CUB's
-// caching allocator does. A driver allocation of a large buffer and its free cost tens
-// of microseconds to milliseconds (and cuMemFree waits for the device), which a
-// gpu::async that returns a new gpu::vector per call would pay every time.
+// The memory pool: freed device memory (or pinned host memory) is kept and handed out
+// again, as CUB's caching allocator does. A driver allocation of a large buffer and its
+// free cost tens of microseconds to milliseconds (and cuMemFree waits for the device),
+// which a gpu::async that returns a new gpu::vector per call would pay every time.
 //
-// Reuse is safe without waiting: every backend runs its kernels and copies in order on
-// one queue (CUDA's legacy stream, an in-order OpenCL queue), so work on a reused block
-// starts after all work on it by its previous owner.
+// Reuse without waiting is safe while all work runs in order on the default queue
+// (CUDA's legacy stream, an in-order OpenCL queue): work on a reused block starts after
+// all work on it by its previous owner. Once the program has queues of its own
+// (pacxx::queue), a freed block may still be in use on any of them: the runtime's
+// `fence` then gives one event per live queue, recorded at the free, and the block is
+// handed out again only when all of them have completed (without the pool: the free
+// waits for them).
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "backends/backend.hpp"
 
@@ -19,16 +25,24 @@ namespace rt {
 
 class memory_pool {
 public:
-  // At most max_cached bytes are kept unused; 0 turns the pool off.
-  memory_pool(device &dev, std::size_t max_cached) : dev_(dev), max_cached_(max_cached) {}
+  // Events marking all work enqueued so far that may use a freed block (empty: none).
+  using fence_maker = std::function<std::vector<void *>()>;
+
+  // At most max_cached bytes are kept unused; 0 turns the pool off. host: pinned host
+  // memory (device::allocate_host) instead of device memory.
+  memory_pool(device &dev, std::size_t max_cached, bool host = false)
+      : dev_(dev), max_cached_(max_cached), host_(host) {}
   ~memory_pool() { release(); }
   memory_pool(const memory_pool &) = delete;
   memory_pool &operator=(const memory_pool &) = delete;
 
+  // Set once, before the first deallocate.
+  void set_fence(fence_maker f) { fence_ = std::move(f); }
+
   // `reused` tells whether the block came from the pool (no driver allocation).
   void *allocate(std::size_t bytes, bool &reused);
   void deallocate(void *p) noexcept;
-  // Gives every unused block back to the driver.
+  // Gives every unused block back to the driver (waiting for their fences).
   void release() noexcept;
 
   // Sizes are rounded up to quarter powers of two (at most 25% more), so that blocks
@@ -36,12 +50,23 @@ public:
   static std::size_t bin(std::size_t bytes);
 
 private:
+  struct block {
+    void *p;
+    std::vector<void *> fence; // events; empty once completed
+  };
   device &dev_;
   const std::size_t max_cached_;
+  const bool host_;
+  fence_maker fence_;
   std::size_t cached_ = 0;
   std::mutex mutex_;
   std::unordered_map<void *, std::size_t> live_; // block -> its size
-  std::multimap<std::size_t, void *> unused_;    // size -> block
+  std::multimap<std::size_t, block> unused_;     // size -> block
+
+  void *driver_allocate(std::size_t bytes);
+  void driver_free(void *p) noexcept;
+  bool fence_done(block &b) noexcept; // releases the events once done
+  void wait_fence(std::vector<void *> &fence) noexcept;
 };
 
 } // namespace rt

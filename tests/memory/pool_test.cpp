@@ -43,16 +43,16 @@ public:
   std::string arch() const override { return "fake"; }
   std::string driver_version() const override { return "0"; }
   std::size_t memory_bytes() const override { return capacity; }
-  void copy_to_device(void *, const void *, std::size_t) override { unused(); }
-  void copy_to_host(void *, const void *, std::size_t) override { unused(); }
-  void copy_on_device(void *, const void *, std::size_t) override { unused(); }
+  void copy_to_device(void *, const void *, std::size_t, void *, bool) override { unused(); }
+  void copy_to_host(void *, const void *, std::size_t, void *, bool) override { unused(); }
+  void copy_on_device(void *, const void *, std::size_t, void *) override { unused(); }
   std::string build_binary(const std::string &) override { return unused(), ""; }
   std::unique_ptr<pacxx::rt::loaded_kernel> load_binary(const std::string &,
                                                         const std::string &) override {
     return unused(), nullptr;
   }
   void launch(pacxx::rt::loaded_kernel &, pacxx::rt::dim3, pacxx::rt::dim3, std::size_t,
-              const void *, std::size_t) override {
+              const void *, std::size_t, void *) override {
     unused();
   }
   void synchronize() override { unused(); }

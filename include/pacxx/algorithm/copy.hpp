@@ -17,6 +17,7 @@
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/queue.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -98,8 +99,13 @@ template <class View> auto detail::view_to_host(View &&view, std::false_type) {
   return gpu::copy(gpu::materialize(std::forward<View>(view)));
 }
 
-// Writes the view into out, which then holds exactly its elements.
-template <class View, class T> vector<T> &copy(View &&view, vector<T> &out) {
+// Writes the view into out, which then holds exactly its elements. (Not for a queue,
+// gpu::copy(q, ...), nor a host container: gpu::copy(pinned_vector, out) uploads one.)
+template <class View, class T,
+          class = typename std::enable_if<
+              !pacxx::is_queue<typename std::decay<View>::type>::value &&
+              !detail::is_host_range<typename std::decay<View>::type>::value>::type>
+vector<T> &copy(View &&view, vector<T> &out) {
   return detail::copy_into(std::forward<View>(view), out,
                            pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }

@@ -58,8 +58,15 @@ void block_partials(const V &in, std::size_t n, T *partials, Transform transform
 
 // The block partials of the fold of T(transform(in[i], i)), copied to the host (one
 // kernel, one copy). in is a device view with n > 0 elements.
+template <class T> struct partials_on_device {
+  T *data;
+  std::size_t blocks;
+};
+
+// Launches the kernel of block partials into scratch memory (does not wait).
 template <class T, class V, class Transform, class Fold, class Op>
-std::vector<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
+partials_on_device<T> launch_partials(const V &in, std::size_t n, Transform transform, Fold fold,
+                                      Op op) {
   using P = pacxx::policy::reduce;
   // At most one block per tile (then every block has values), at most max_blocks.
   pacxx::launch_config cfg =
@@ -67,8 +74,14 @@ std::vector<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fo
   const std::size_t blocks = cfg.grid.x;
   T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
   block_partials<P, T>(in, n, partials, transform, fold, op, cfg);
-  std::vector<T> host(blocks);
-  pacxx::detail::copy_to_host(host.data(), partials, blocks * sizeof(T));
+  return {partials, blocks};
+}
+
+template <class T, class V, class Transform, class Fold, class Op>
+std::vector<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
+  const partials_on_device<T> p = launch_partials<T>(in, n, transform, fold, op);
+  std::vector<T> host(p.blocks);
+  pacxx::detail::copy_to_host(host.data(), p.data, p.blocks * sizeof(T));
   return host;
 }
 
