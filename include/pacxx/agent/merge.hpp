@@ -31,7 +31,7 @@ inline std::size_t merge_path(const A &a, std::size_t na, const B &b, std::size_
   return lo;
 }
 
-// Merges I outputs from a's position ia and b's ia (sa[0, la) and sb[0, lb) in shared
+// Merges I outputs from a's position ia and b's ib (sa[0, la) and sb[0, lb) in shared
 // memory; base: any element that exists, read where a side is empty), stably, into
 // out. The heads of both sides wait in registers, so each output is one shared-memory
 // read (CUB's SerialMerge; reading both heads for every output, as before, was three,
