@@ -23,8 +23,11 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
   constexpr std::size_t B = P::block, I = P::items, tile = B * I;
   shared_memory<T, tile> sh;
   const std::size_t l = Thread::get().local.x;
-  for (std::size_t x = l; x < valid; x += B)
-    sh[x] = load(x);
+  {
+    T in[I];
+    load_striped<B>(load, valid, in);
+    store_striped<B>(in, valid, [&](std::size_t x, const T &v) { sh[x] = v; });
+  }
   barrier();
   // The thread's run: [l * I, l * I + mine).
   const std::size_t first = l * I;
@@ -69,8 +72,11 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
         sh[first + k] = v[k];
     barrier();
   }
-  for (std::size_t x = l; x < valid; x += B)
-    store(x, sh[x]);
+  {
+    T res[I];
+    load_striped<B>([&](std::size_t x) -> T { return sh[x]; }, valid, res);
+    store_striped<B>(res, valid, store);
+  }
 }
 
 } // namespace agent
