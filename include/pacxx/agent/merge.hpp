@@ -7,6 +7,10 @@
 // Stable: on ties a's element comes first.
 #pragma once
 #include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include "pacxx/block/warp.hpp"
 
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/thread.hpp"
@@ -15,13 +19,13 @@ namespace pacxx {
 namespace agent {
 
 // The number of a's elements among the first d elements of the stable merge of
-// a[0, na) and b[0, nb) (at(a, i), at(b, j) read them).
-template <class A, class B, class Comp>
-inline std::size_t merge_path(const A &a, std::size_t na, const B &b, std::size_t nb, std::size_t d,
-                              Comp comp) {
-  std::size_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+// a[0, na) and b[0, nb) (at(a, i), at(b, j) read them). Idx: std::size_t for global
+// ranges, unsigned within a tile (32-bit arithmetic: half the instructions).
+template <class Idx, class A, class B, class Comp>
+inline Idx merge_path(const A &a, Idx na, const B &b, Idx nb, Idx d, Comp comp) {
+  Idx lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
   while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
+    const Idx mid = lo + (hi - lo) / 2;
     // a[mid] is among the first d unless b[d - 1 - mid] comes before it.
     if (comp(b(d - 1 - mid), a(mid)))
       hi = mid;
@@ -31,54 +35,77 @@ inline std::size_t merge_path(const A &a, std::size_t na, const B &b, std::size_
   return lo;
 }
 
-// Merges I outputs from a's position ia and b's ib (sa[0, la) and sb[0, lb) in shared
-// memory; base: any element that exists, read where a side is empty), stably, into
-// out. The heads of both sides wait in registers, so each output is one shared-memory
-// read (CUB's SerialMerge; reading both heads for every output, as before, was three,
-// measured on the H100, 2026-11-24: a comparator sort of 12-byte items at 0.72x
-// Thrust). Outputs past la + lb repeat an element and must not be stored.
-template <std::size_t I, class T, class Comp>
-__attribute__((always_inline)) inline void
-serial_merge(const T *sa, std::size_t la, const T *sb, std::size_t lb, const T *base,
-             std::size_t ia, std::size_t ib, T (&out)[I], Comp comp) {
-  const T *pa = la != 0 ? sa : base, *pb = lb != 0 ? sb : base;
-  T a = pa[ia < la ? ia : 0], b = pb[ib < lb ? ib : 0];
+namespace detail {
+// p ? x : y as a select, without a branch and without memory: a ?: of two lvalues of a
+// struct selects an address, which put them on the stack (112 bytes of local memory
+// for a 12-byte item, per ptxas), so structs are selected 32-bit word by word.
+template <class T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
+__attribute__((always_inline)) inline T select_value(bool p, const T &x, const T &y) {
+  return p ? x : y;
+}
+template <class T, typename std::enable_if<!std::is_arithmetic<T>::value, int>::type = 0>
+__attribute__((always_inline)) inline T select_value(bool p, const T &x, const T &y) {
+  warp::detail::words<T> a, b;
+  std::memset(&a, 0, sizeof a);
+  std::memset(&b, 0, sizeof b);
+  std::memcpy(&a, &x, sizeof(T));
+  std::memcpy(&b, &y, sizeof(T));
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k) {
-    // Branches, not a ?: of two T lvalues: that selects an address and puts a and b
-    // on the stack (112 bytes of local memory for a 12-byte item, per ptxas).
-    if (ib < lb && (ia >= la || comp(b, a))) {
-      out[k] = b;
-      ++ib;
-      b = pb[ib < lb ? ib : 0];
-    } else {
-      out[k] = a;
-      ++ia;
-      a = pa[ia < la ? ia : 0];
-    }
+  for (std::size_t k = 0; k < warp::detail::words<T>::count; ++k)
+    a.w[k] = p ? a.w[k] : b.w[k];
+  T r;
+  std::memcpy(&r, &a, sizeof(T));
+  return r;
+}
+} // namespace detail
+
+// Merges I outputs of the runs s[ia, a_end) and s[ib, b_end) (both in one shared array,
+// b's run after a's), stably, into out. s[b_end] must be readable (the tile's array has
+// one spare element, as CUB's): a head past its run's end is read but never compared
+// or used, so no index needs a clamp. The heads wait in registers, so each output is
+// one shared-memory read (CUB's SerialMerge; reading both heads for every output was
+// three, measured on the H100, 2026-11-24: a comparator sort of 12-byte items at 0.72x
+// Thrust). Each step is selects, not branches: with an if/else per output the lanes of
+// a warp, which take a's or b's head as their data says, ran both sides one after the
+// other (PTX of the u32 merge: 3 compares, 2-3 branches and both sides' loads per
+// output). Outputs past the runs' end repeat an element and must not be stored.
+template <unsigned I, class T, class Comp>
+__attribute__((always_inline)) inline void serial_merge(const T *s, unsigned ia, unsigned a_end,
+                                                        unsigned ib, unsigned b_end, T (&out)[I],
+                                                        Comp comp) {
+  T a = s[ia], b = s[ib];
+#pragma unroll
+  for (unsigned k = 0; k < I; ++k) {
+    const bool p = ib < b_end && (ia >= a_end || comp(b, a));
+    out[k] = detail::select_value(p, b, a);
+    const unsigned next = (p ? ib : ia) + 1;
+    ib = p ? next : ib;
+    ia = p ? ia : next;
+    const T v = s[next];
+    b = detail::select_value(p, v, b);
+    a = detail::select_value(p, a, v);
   }
 }
 
 // Striped moves of a tile between memory and registers: item k of thread l is tile
 // element l + k * B, elements [0, valid) exist. All I loads are issued before the first
-// use: a rolled loop that loaded one element and stored it to shared memory before
-// loading the next kept one load a warp in flight, which held the merge at 0.58x CUB
-// and Thrust at 2^28 on the H100 (2026-11-24; 24 registers, so occupancy was not it).
-template <std::size_t B, std::size_t I, class T, class Load>
-__attribute__((always_inline)) inline void load_striped(Load &&load, std::size_t valid,
+// use (a rolled loop that loads one element and stores it before loading the next has
+// one load a warp in flight).
+template <unsigned B, unsigned I, class T, class Load>
+__attribute__((always_inline)) inline void load_striped(Load &&load, unsigned valid,
                                                         T (&items)[I]) {
-  const std::size_t l = Thread::get().local.x;
+  const unsigned l = unsigned(Thread::get().local.x);
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
+  for (unsigned k = 0; k < I; ++k)
     if (l + k * B < valid)
       items[k] = load(l + k * B);
 }
-template <std::size_t B, std::size_t I, class T, class Store>
-__attribute__((always_inline)) inline void store_striped(const T (&items)[I], std::size_t valid,
+template <unsigned B, unsigned I, class T, class Store>
+__attribute__((always_inline)) inline void store_striped(const T (&items)[I], unsigned valid,
                                                          Store &&store) {
-  const std::size_t l = Thread::get().local.x;
+  const unsigned l = unsigned(Thread::get().local.x);
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
+  for (unsigned k = 0; k < I; ++k)
     if (l + k * B < valid)
       store(l + k * B, items[k]);
 }
@@ -86,39 +113,52 @@ __attribute__((always_inline)) inline void store_striped(const T (&items)[I], st
 // One tile of the merge: output positions [d0, d1) (d1 - d0 <= P::block * P::items),
 // whose a-elements are [i0, i1) (the merge path at d0 and d1). load_a(i), load_b(j)
 // read the inputs, store(d, v) writes output position d.
+//
+// Within the tile every index is 32-bit, and the merged items go back through shared
+// memory padded against bank conflicts. Before (64-bit tile indices, no padding: 8
+// items a thread wrote with 4.5-way bank conflicts) the merge kernel was bound by its
+// integer pipeline: ncu on the H100 (2026-11-25, 2^24 u32): 45 M warp instructions,
+// ALU 78.6 %, 85 us; CUB's DeviceMerge takes 512 threads x 15 items with int indices.
 template <class P, class T, class LoadA, class LoadB, class Store, class Comp>
 __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&load_b, Store &&store,
                                                       std::size_t d0, std::size_t d1,
                                                       std::size_t i0, std::size_t i1, Comp comp) {
-  constexpr std::size_t B = P::block, I = P::items, tile = B * I;
-  shared_memory<T, tile> sh;
-  const std::size_t l = Thread::get().local.x;
-  const std::size_t la = i1 - i0, len = d1 - d0, lb = len - la, j0 = d0 - i0;
+  constexpr unsigned B = P::block, I = P::items, tile = B * I;
+  // The merged items go back through the same memory, blocked (thread l writes l * I +
+  // k), so where I is even one padding slot per 32 elements keeps those writes off a
+  // single bank (block_exchange's padding); the striped reads that follow are
+  // conflict-free either way.
+  constexpr bool padded = I % 2 == 0;
+  const auto at = [](unsigned i) { return padded ? i + i / 32 : i; };
+  shared_memory<T, (padded ? tile + tile / 32 : tile) + 1> sh;
+  const unsigned l = unsigned(Thread::get().local.x);
+  // Inputs that are not sorted by comp (std::merge's precondition) may give cuts that
+  // are not monotone; clamped, they give an unspecified order but never a read outside
+  // a or b (i1 >= d1 - nb holds for any cut, so b's reads stay below d1 - i1).
+  const unsigned len = unsigned(d1 - d0);
+  const unsigned la = i1 <= i0 ? 0u : (i1 - i0 < len ? unsigned(i1 - i0) : len), lb = len - la;
+  const std::size_t j0 = d0 - i0;
   {
     T in[I];
     load_striped<B>(
-        [&](std::size_t x) -> T { return x < la ? load_a(i0 + x) : load_b(j0 + (x - la)); }, len, in);
-    store_striped<B>(in, len, [&](std::size_t x, const T &v) { sh[x] = v; });
+        [&](unsigned x) -> T { return x < la ? load_a(i0 + x) : load_b(j0 + (x - la)); }, len, in);
+    store_striped<B>(in, len, [&](unsigned x, const T &v) { sh[x] = v; });
   }
   barrier();
-  const T *sa = sh.data(), *sb = sh.data() + la;
-  const std::size_t dl = l * I < len ? l * I : len;
-  const std::size_t ia =
-      merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
-                 [&](std::size_t j) -> const T & { return sb[j]; }, lb, dl, comp);
+  const T *s = sh.data();
+  const unsigned dl = l * I < len ? l * I : len;
+  const unsigned ia = merge_path([&](unsigned i) -> const T & { return s[i]; }, la,
+                                 [&](unsigned j) -> const T & { return s[la + j]; }, lb, dl, comp);
   T out[I];
-  serial_merge(sa, la, sb, lb, sh.data(), ia, dl - ia, out, comp);
+  serial_merge(s, ia, la, la + (dl - ia), len, out, comp);
   barrier();
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
-    if (l * I + k < len)
-      sh[l * I + k] = out[k];
+  for (unsigned k = 0; k < I; ++k)
+    sh[at(l * I + k)] = out[k];
   barrier();
-  {
-    T res[I];
-    load_striped<B>([&](std::size_t x) -> T { return sh[x]; }, len, res);
-    store_striped<B>(res, len, [&](std::size_t x, const T &v) { store(d0 + x, v); });
-  }
+  T res[I];
+  load_striped<B>([&](unsigned x) -> T { return sh[at(x)]; }, len, res);
+  store_striped<B>(res, len, [&](unsigned x, const T &v) { store(d0 + x, v); });
 }
 
 } // namespace agent

@@ -16,30 +16,30 @@ namespace pacxx {
 namespace agent {
 
 // Sorts elements [0, valid) of the tile; load(i) reads tile element i, store(i, v)
-// writes sorted element i.
+// writes sorted element i. Indices within the tile are 32-bit (pacxx/agent/merge.hpp).
 template <class P, class T, class Load, class Store, class Comp>
 __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&store,
-                                                           std::size_t valid, Comp comp) {
-  constexpr std::size_t B = P::block, I = P::items, tile = B * I;
-  shared_memory<T, tile> sh;
-  const std::size_t l = Thread::get().local.x;
+                                                           unsigned valid, Comp comp) {
+  constexpr unsigned B = P::block, I = P::items, tile = B * I;
+  shared_memory<T, tile + 1> sh; // one spare element for serial_merge
+  const unsigned l = unsigned(Thread::get().local.x);
   {
     T in[I];
     load_striped<B>(load, valid, in);
-    store_striped<B>(in, valid, [&](std::size_t x, const T &v) { sh[x] = v; });
+    store_striped<B>(in, valid, [&](unsigned x, const T &v) { sh[x] = v; });
   }
   barrier();
   // The thread's run: [l * I, l * I + mine).
-  const std::size_t first = l * I;
-  const std::size_t mine = valid <= first ? 0 : (valid - first < I ? valid - first : I);
+  const unsigned first = l * I;
+  const unsigned mine = valid <= first ? 0 : (valid - first < I ? valid - first : I);
   T v[I];
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
+  for (unsigned k = 0; k < I; ++k)
     v[k] = sh[k < mine ? first + k : 0];
 #pragma unroll
-  for (std::size_t round = 0; round < I; ++round) {
+  for (unsigned round = 0; round < I; ++round) {
 #pragma unroll
-    for (std::size_t k = round % 2; k + 1 < I; k += 2) {
+    for (unsigned k = round % 2; k + 1 < I; k += 2) {
       if (k + 1 < mine && comp(v[k + 1], v[k])) {
         T t = v[k];
         v[k] = v[k + 1];
@@ -49,32 +49,31 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
   }
   barrier();
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
+  for (unsigned k = 0; k < I; ++k)
     if (k < mine)
       sh[first + k] = v[k];
   barrier();
-  for (std::size_t w = I; w < tile; w *= 2) {
+  for (unsigned w = I; w < tile; w *= 2) {
     // Pairs of runs of w: [s, s + w) and [s + w, s + 2w), clamped to valid.
-    const std::size_t s = first / (2 * w) * (2 * w);
-    const std::size_t a0 = s < valid ? s : valid, a1 = s + w < valid ? s + w : valid;
-    const std::size_t b1 = s + 2 * w < valid ? s + 2 * w : valid;
-    const std::size_t la = a1 - a0, lb = b1 - a1;
-    const T *sa = sh.data() + a0, *sb = sh.data() + a1;
-    const std::size_t d = first - s < la + lb ? first - s : la + lb;
-    const std::size_t ia =
-        merge_path([&](std::size_t i) -> const T & { return sa[i]; }, la,
-                   [&](std::size_t j) -> const T & { return sb[j]; }, lb, d, comp);
-    serial_merge(sa, la, sb, lb, sh.data(), ia, d - ia, v, comp);
+    const unsigned s = first / (2 * w) * (2 * w);
+    const unsigned a0 = s < valid ? s : valid, a1 = s + w < valid ? s + w : valid;
+    const unsigned b1 = s + 2 * w < valid ? s + 2 * w : valid;
+    const unsigned la = a1 - a0, lb = b1 - a1;
+    const T *sa = sh.data() + a0;
+    const unsigned d = first - s < la + lb ? first - s : la + lb;
+    const unsigned ia = merge_path([&](unsigned i) -> const T & { return sa[i]; }, la,
+                                   [&](unsigned j) -> const T & { return sa[la + j]; }, lb, d, comp);
+    serial_merge(sh.data(), a0 + ia, a1, a1 + (d - ia), b1, v, comp);
     barrier();
 #pragma unroll
-    for (std::size_t k = 0; k < I; ++k)
+    for (unsigned k = 0; k < I; ++k)
       if (k < mine)
         sh[first + k] = v[k];
     barrier();
   }
   {
     T res[I];
-    load_striped<B>([&](std::size_t x) -> T { return sh[x]; }, valid, res);
+    load_striped<B>([&](unsigned x) -> T { return sh[x]; }, valid, res);
     store_striped<B>(res, valid, store);
   }
 }

@@ -53,7 +53,7 @@ scan_tile_items(Load &&load, std::size_t n, const tile_state<T> &state, Op op, T
         state.publish_inclusive(0, Exclusive ? op(init, aggregate) : aggregate);
       return init;
     }
-    lookback_prefix<T, Op> lookback{state, tile, op};
+    lookback_prefix<T, Op> lookback{state, tile, op, P::lookback_delay_ns};
     return lookback(aggregate);
   };
   T before;

@@ -70,7 +70,7 @@ __attribute__((always_inline)) inline void select_tile(Load &&load, Store &&stor
         state.publish_inclusive(0, aggregate);
       return C(0);
     }
-    lookback_prefix<C, std::plus<C>> lookback{state, tile, std::plus<C>{}};
+    lookback_prefix<C, std::plus<C>> lookback{state, tile, std::plus<C>{}, P::lookback_delay_ns};
     return lookback(aggregate);
   };
   C before;

@@ -52,13 +52,21 @@ template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
 // elements, loaded blocked through shared memory. CUB's sm_90 tuning for 4-byte sums is
 // 128 threads x 24 items; `items` shrinks with larger values so that the tile's shared
 // memory stays near 12 KiB.
+#ifndef PACXX_TUNE_SCAN_DELAY
+#define PACXX_TUNE_SCAN_DELAY 1600
+#endif
+#ifndef PACXX_TUNE_SELECT_DELAY
+#define PACXX_TUNE_SELECT_DELAY 1600
+#endif
 struct scan {
   static constexpr std::size_t block = 128;
   static constexpr std::size_t items = 24;
+  static constexpr unsigned lookback_delay_ns = PACXX_TUNE_SCAN_DELAY;
 };
 template <class T> struct scan_for {
   static constexpr std::size_t block = scan::block;
   static constexpr std::size_t items = scaled_items<T, scan::items, 4>::value;
+  static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
 };
 
 // Single-pass compaction (pacxx/agent/select.hpp, CUB's AgentSelectIf): one block per
@@ -66,12 +74,20 @@ template <class T> struct scan_for {
 // directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
 // rounds together read whole lines, which L1 keeps), and the selected ones are staged
 // through shared memory so that the stores are coalesced. Sized like the scan's tiles.
+#ifndef PACXX_TUNE_SELECT_B
+#define PACXX_TUNE_SELECT_B 256
+#endif
+#ifndef PACXX_TUNE_SELECT_I
+#define PACXX_TUNE_SELECT_I 9
+#endif
 struct select {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 9;
+  static constexpr std::size_t block = PACXX_TUNE_SELECT_B;
+  static constexpr std::size_t items = PACXX_TUNE_SELECT_I;
+  static constexpr unsigned lookback_delay_ns = PACXX_TUNE_SELECT_DELAY;
 };
 template <class T> struct select_for {
   static constexpr std::size_t block = select::block;
+  static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
   static constexpr std::size_t scaled = select::items * 4 / sizeof(T);
   static constexpr std::size_t items =
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
@@ -129,9 +145,15 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
 // Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items
 // outputs, the tile's inputs in shared memory; items scale down with the value's size
 // so that the tile stays near 16 KiB.
+#ifndef PACXX_TUNE_MERGE_B
+#define PACXX_TUNE_MERGE_B 256
+#endif
+#ifndef PACXX_TUNE_MERGE_I
+#define PACXX_TUNE_MERGE_I 8
+#endif
 struct merge {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
+  static constexpr std::size_t block = PACXX_TUNE_MERGE_B;
+  static constexpr std::size_t items = PACXX_TUNE_MERGE_I;
 };
 template <class T> struct merge_for {
   static constexpr std::size_t block = merge::block;

@@ -230,15 +230,22 @@ template <class Word> struct packed_counts {
   // published yet (its block has started: tiles are numbered in the order blocks start).
   Word exclusive_prefix(std::size_t tile, std::size_t c) const {
     Word sum = 0;
-    unsigned backoff = 32;
+#ifndef PACXX_TUNE_RS_B0
+#define PACXX_TUNE_RS_B0 32
+#endif
+#ifndef PACXX_TUNE_RS_BMAX
+#define PACXX_TUNE_RS_BMAX 512
+#endif
+    unsigned backoff = PACXX_TUNE_RS_B0;
     for (std::size_t t = tile; t-- > 0;) {
       Word w;
       for (;;) {
         w = *static_cast<const volatile Word *>(words + t * width + c);
         if (w != 0)
           break;
-        pacxx::nanosleep(backoff);
-        backoff = backoff < 512 ? 2 * backoff : backoff;
+        if (PACXX_TUNE_RS_B0 > 0) // else spin: the load is volatile, so it is redone
+          pacxx::nanosleep(backoff);
+        backoff = backoff < PACXX_TUNE_RS_BMAX ? 2 * backoff : backoff;
       }
       sum += w & value_mask;
       if (w & has_prefix)
@@ -282,10 +289,17 @@ __attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T>
 // of the block together): publishes the tile's aggregate, walks back over the
 // predecessors a warp at a time (lane k looks at tile - 1 - k), publishes the tile's
 // inclusive prefix and returns its exclusive prefix (in every lane).
+//
+// first_delay_ns: how long the warp waits after publishing the aggregate before its
+// first look (CUB's L2 write latency delay), in grids of 500 blocks or more, where
+// polling at once mostly finds predecessors that have not published yet and only
+// loads the memory system they are publishing through. Between polls the wait starts
+// at 64 ns and doubles up to 1 us.
 template <class T, class Op> struct lookback_prefix {
   tile_state<T> state;
   std::size_t tile;
   Op op;
+  unsigned first_delay_ns;
 
   T operator()(const T &aggregate) {
     const unsigned w = warp::size(), lane = warp::lane();
@@ -293,6 +307,8 @@ template <class T, class Op> struct lookback_prefix {
       state.publish_aggregate(tile, aggregate);
     T prefix{};
     bool have = false;
+    if (first_delay_ns > 0 && Grid::get().size.x >= 500)
+      pacxx::nanosleep(first_delay_ns);
     // Window [first - w + 1, first]: lane k reads tile first - k. Tile 0 always has a
     // prefix, so a lane past it pretends to have one and the walk stops at tile 0 or
     // later.
