@@ -61,8 +61,9 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
     const unsigned la = a1 - a0, lb = b1 - a1;
     const T *sa = sh.data() + a0;
     const unsigned d = first - s < la + lb ? first - s : la + lb;
-    const unsigned ia = merge_path([&](unsigned i) -> const T & { return sa[i]; }, la,
-                                   [&](unsigned j) -> const T & { return sa[la + j]; }, lb, d, comp);
+    const unsigned ia =
+        merge_path([&](unsigned i) -> const T & { return sa[i]; }, la,
+                   [&](unsigned j) -> const T & { return sa[la + j]; }, lb, d, comp);
     serial_merge(sh.data(), a0 + ia, a1, a1 + (d - ia), b1, v, comp);
     barrier();
 #pragma unroll

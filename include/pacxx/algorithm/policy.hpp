@@ -52,16 +52,18 @@ template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
 // elements, loaded blocked through shared memory. CUB's sm_90 tuning for 4-byte sums is
 // 128 threads x 24 items; `items` shrinks with larger values so that the tile's shared
 // memory stays near 12 KiB.
-#ifndef PACXX_TUNE_SCAN_DELAY
-#define PACXX_TUNE_SCAN_DELAY 1600
-#endif
-#ifndef PACXX_TUNE_SELECT_DELAY
-#define PACXX_TUNE_SELECT_DELAY 1600
-#endif
+//
+// lookback_delay_ns: the look-back's wait before its first poll in grids of 500 tiles
+// or more (pacxx/block/lookback.hpp; CUB's sm_90 float scan waits 1140 ns, then polls
+// every 688 ns). Measured with a timing program per value on the H100 (2026-11-25,
+// float inclusive scan, median of 9-25 calls, us at 2^24 / 2^26 / 2^28): none 85 / 275 /
+// 1037, 700 ns 80 / 254 / 958, 1140 ns 77 / 247 / 927, 1600 ns 75 / 245 / 924, 2400 ns
+// 77 / 234 / 888 but 29-32 us at 2^22 against 25-27. A fixed 688 ns between polls
+// instead of 64 ns doubling was no faster.
 struct scan {
   static constexpr std::size_t block = 128;
   static constexpr std::size_t items = 24;
-  static constexpr unsigned lookback_delay_ns = PACXX_TUNE_SCAN_DELAY;
+  static constexpr unsigned lookback_delay_ns = 1600;
 };
 template <class T> struct scan_for {
   static constexpr std::size_t block = scan::block;
@@ -73,17 +75,15 @@ template <class T> struct scan_for {
 // tile of block * items elements; each thread loads its `items` consecutive elements
 // directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
 // rounds together read whole lines, which L1 keeps), and the selected ones are staged
-// through shared memory so that the stores are coalesced. Sized like the scan's tiles.
-#ifndef PACXX_TUNE_SELECT_B
-#define PACXX_TUNE_SELECT_B 256
-#endif
-#ifndef PACXX_TUNE_SELECT_I
-#define PACXX_TUNE_SELECT_I 9
-#endif
+// through shared memory so that the stores are coalesced. items and the look-back's
+// first wait measured on the H100 (2026-11-25, copy_if of half of 2^24 / 2^26 / 2^28
+// floats, us): 9 items, no wait 99 / 312 / 1184; 9 items, 1140 ns 83 / 257 / 928;
+// 11 items, 1600 ns 76 / 232 / 856; 13 items 81 / 231 / 850; 17 items (1140 ns) 80 /
+// 244 / 872; 512 threads x 9 83 / 237 / 864.
 struct select {
-  static constexpr std::size_t block = PACXX_TUNE_SELECT_B;
-  static constexpr std::size_t items = PACXX_TUNE_SELECT_I;
-  static constexpr unsigned lookback_delay_ns = PACXX_TUNE_SELECT_DELAY;
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 11;
+  static constexpr unsigned lookback_delay_ns = 1600;
 };
 template <class T> struct select_for {
   static constexpr std::size_t block = select::block;
@@ -144,16 +144,12 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
 
 // Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items
 // outputs, the tile's inputs in shared memory; items scale down with the value's size
-// so that the tile stays near 16 KiB.
-#ifndef PACXX_TUNE_MERGE_B
-#define PACXX_TUNE_MERGE_B 256
-#endif
-#ifndef PACXX_TUNE_MERGE_I
-#define PACXX_TUNE_MERGE_I 8
-#endif
+// so that the tile stays near 16 KiB. Measured on the H100 (2026-11-25, merge of two
+// halves of 2^24 / 2^28 u32, us, after the branch-free serial merge): 256 x 8 86 / 1017,
+// 256 x 11 86 / 1013, 256 x 15 90 / 1034, 512 x 11 90 / 1034.
 struct merge {
-  static constexpr std::size_t block = PACXX_TUNE_MERGE_B;
-  static constexpr std::size_t items = PACXX_TUNE_MERGE_I;
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
 };
 template <class T> struct merge_for {
   static constexpr std::size_t block = merge::block;
