@@ -1,8 +1,9 @@
 // The GPU STL refuses, at compile time, what cannot run on a device: host containers and
 // views over them given to GPU algorithms, functions and operations holding host
 // containers, pacxx::kernel closures and arguments holding them, gpu::vectors of
-// non-trivial types. Each program under stl_compile_errors/ marks its offending line
-// with `// expect-static-error: <part of the static_assert's message>`. pacxx++
+// non-trivial types; and reads of a write-only output view (gpu::views::transform_output:
+// as an input, sorted, copied to the host). Each program under stl_compile_errors/ marks its
+// offending line with `// expect-static-error: <part of the static_assert's message>`. pacxx++
 // (-fsyntax-only) must fail, its first error must be that static assertion, and the
 // diagnostic must lead to the user's line. stl_compile_errors/accepted.cpp, the same
 // constructs written correctly, must compile.
@@ -86,18 +87,20 @@ INSTANTIATE_TEST_SUITE_P(
                           "view_function_captures_host_vector", "for_each_captures_host_vector",
                           "transform_captures_host_vector", "reduce_op_captures_host_vector",
                           "kernel_captures_host_vector", "kernel_argument_host_vector",
-                          "vector_of_host_containers"),
+                          "vector_of_host_containers", "transform_output_sorted",
+                          "transform_output_read", "transform_output_copied_to_host",
+                          "transform_output_captures_host_vector"),
         ::testing::Values("c++17")),
     param_name);
 
 // The headers compile as C++14 too: a representative subset there.
-INSTANTIATE_TEST_SUITE_P(Cxx14, StlCompileError,
-                         ::testing::Combine(::testing::Values("reduce_host_vector",
-                                                              "reduce_view_over_host_vector",
-                                                              "for_each_captures_host_vector",
-                                                              "kernel_captures_host_vector"),
-                                            ::testing::Values("c++14")),
-                         param_name);
+INSTANTIATE_TEST_SUITE_P(
+    Cxx14, StlCompileError,
+    ::testing::Combine(::testing::Values("reduce_host_vector", "reduce_view_over_host_vector",
+                                         "for_each_captures_host_vector",
+                                         "kernel_captures_host_vector", "transform_output_read"),
+                       ::testing::Values("c++14")),
+    param_name);
 
 TEST(StlCompileErrors, CorrectProgramIsAccepted) {
   for (const char *standard : {"c++14", "c++17"}) {

@@ -14,6 +14,8 @@
 //                          trivially copyable functions). A view over a host container
 //                          is not.
 //   is_device_range<R>     a gpu::vector, or a random-access view that is device copyable.
+//   detail::is_write_only<R>  a device range that is only written (an output view,
+//                          pacxx/transform_output.hpp).
 #pragma once
 #include <cstddef>
 #include <limits>
@@ -128,6 +130,19 @@ struct is_device_range<R,
 };
 
 namespace detail {
+
+template <class...> struct make_void {
+  using type = void;
+};
+
+// A range whose elements can be assigned but not read: gpu::views::transform_output,
+// and views over it that keep its elements (take, reverse, slice ...). Its proxies say
+// so by a member type pacxx_write_only.
+template <class R, class = void> struct is_write_only : std::false_type {};
+template <class R>
+struct is_write_only<R, typename make_void<typename std::decay<
+                            ranges::range_reference_t<R>>::type::pacxx_write_only>::type>
+    : std::true_type {};
 
 // The view an algorithm sends to the device.
 template <class R> auto device_view(R &&r) {

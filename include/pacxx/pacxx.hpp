@@ -48,3 +48,4 @@
 #include "pacxx/device_span.hpp"
 #include "pacxx/neighbours.hpp"
 #include "pacxx/pinned_vector.hpp"
+#include "pacxx/transform_output.hpp"

@@ -15,5 +15,7 @@ int main() {
   int *p = out.data();
   pacxx::kernel([p](int n) { p[pacxx::Thread::get().global.x % n] = 0; }, {{1}, {16}})(100);
   std::vector<int> back = gpu::copy(view::reverse(d));
+  gpu::inclusive_scan(d | view::transform([](int x) { return x * x; }),
+                      out | gpu::views::transform_output([k](int x) { return x / k; }));
   return a + b + static_cast<int>(back.size());
 }

@@ -3,10 +3,14 @@
 //   gpu::copy(gpu::vector)       -> std::vector (to the host; waits for the kernels)
 //   gpu::copy(device view)       -> std::vector (evaluated on the device in one kernel)
 //   gpu::copy(device view, out)  -> writes the view into the gpu::vector out
+//   gpu::copy(device range, view) -> writes it into a writable device view (a slice, a
+//                                   zip of gpu::vectors, gpu::views::transform_output)
 // A filtered view (x | view::filter(p) | view::transform(f), pacxx/detail/filtered.hpp)
 // is compacted in order: into a std::vector by one pass (and the tile clear) into
 // pooled scratch, into a gpu::vector by a count and one pass (exactly sized).
 #pragma once
+#include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -70,6 +74,8 @@ template <class View> auto view_to_host(View &&view, std::true_type /*filtered*/
   return host;
 }
 template <class View> auto view_to_host(View &&view, std::false_type);
+template <class In, class Out> std::size_t copy_to_view(In &&in, Out &&out, std::true_type);
+template <class In, class Out> std::size_t copy_to_view(In &&in, Out &&out, std::false_type);
 template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out, std::true_type);
 template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out, std::false_type);
 } // namespace detail
@@ -128,6 +134,37 @@ vector<T> &detail::copy_into(View &&view, vector<T> &out, std::false_type) {
     out.swap(fresh);
   }
   return out;
+}
+
+// Writes the elements of in (any device range; a filtered view is compacted) to the
+// first elements of out, a writable view over device memory with room for them (else a
+// pacxx::error, nothing written), in one kernel (a filtered view: the pass after the tile
+// clear, or after a count where out is smaller than the input). Returns the number
+// written.
+template <class In, class Out,
+          class = typename std::enable_if<!pacxx::is_queue<typename std::decay<In>::type>::value &&
+                                          ranges::view_<typename std::decay<Out>::type>>::type>
+std::size_t copy(In &&in, Out &&out) {
+  return detail::copy_to_view(std::forward<In>(in), std::forward<Out>(out),
+                              pacxx::detail::is_filtered<typename std::decay<In>::type>{});
+}
+template <class In, class Out>
+std::size_t detail::copy_to_view(In &&in, Out &&out, std::true_type /*filtered*/) {
+  auto src = pacxx::detail::source_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::source_size(src), m = pacxx::detail::device_size(dst);
+  return select_into("gpu::copy", src, n, select_kept{}, dst, m);
+}
+template <class In, class Out>
+std::size_t detail::copy_to_view(In &&in, Out &&out, std::false_type) {
+  auto src = pacxx::detail::device_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  if (m < n)
+    throw pacxx::error("gpu::copy: the output has " + std::to_string(m) + " elements, the input " +
+                       std::to_string(n));
+  gpu::transform(std::move(src), std::move(dst), detail::identity{});
+  return n;
 }
 
 } // namespace gpu

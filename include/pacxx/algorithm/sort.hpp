@@ -188,6 +188,9 @@ template <class T, class Pod, class Comp> struct on_values {
 
 template <class K, class View, class Comp>
 void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp comp) {
+  static_assert(!pacxx::detail::is_write_only<View>::value,
+                "gpu::sort_by_key: the values are read and written; a write-only view "
+                "(gpu::views::transform_output) cannot be sorted");
   auto values = pacxx::detail::device_view(std::forward<View>(values_in));
   using PV = packed_view<decltype(values)>;
   const std::size_t n = keys.size(), m = pacxx::detail::device_size(values);
@@ -205,6 +208,9 @@ void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp 
 // Sorts a writable view of tuples (a zip of gpu::vectors) by comp over its elements: a
 // merge sort of packs (three launches more than the merge sort: pack and unpack).
 template <class View, class Comp> void sort_view(View &&view_in, Comp comp) {
+  static_assert(!pacxx::detail::is_write_only<View>::value,
+                "gpu::sort: the view is read and written; a write-only view "
+                "(gpu::views::transform_output) cannot be sorted");
   auto view = pacxx::detail::device_view(std::forward<View>(view_in));
   using PV = packed_view<decltype(view)>;
   const std::size_t n = pacxx::detail::device_size(view);
