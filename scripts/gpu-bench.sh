@@ -13,22 +13,26 @@ export PACXX_BENCH_REPS=$reps
 export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 # PACXX_BENCH_ONLY=rof runs only the ROF part (issue 11) below; PACXX_BENCH_ONLY=sort
 # only the sorting program (issue 10) and its report; PACXX_BENCH_ONLY=queues only the
-# queues and futures part (issue 12).
+# queues and futures part (issue 12); PACXX_BENCH_ONLY=stl only the parallel-STL
+# programs named in PACXX_BENCH_PROGS (default: all of them) and their report.
 only="${PACXX_BENCH_ONLY:-}"
+progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 if [ "$only" = sort ]; then
   "$bin/sort" "${common[@]}" --benchmark_out="$out/sort.json" --benchmark_out_format=json
   python3 "$here/report_stl.py" "$out" "$out/sort.json"
 elif [ "$only" != rof ] && [ "$only" != queues ]; then
+if [ "$only" != stl ]; then
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
 PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx' \
   --benchmark_out="$out/staging_off.json" --benchmark_out_format=json
 [ "${PACXX_BENCH_SKIP_JIT:-0}" = 1 ] || "$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
 jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
 python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
+fi
 # The parallel STL (issues 9 and 10): each program that the package has, then its report.
 stl_jsons=()
-for prog in scan reductions compaction bykey sort; do
+for prog in $progs; do
   [ -x "$bin/$prog" ] || continue
   "$bin/$prog" "${common[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
   stl_jsons+=("$out/$prog.json")
@@ -49,7 +53,7 @@ if [ -x "$bin/queues" ] && { [ -z "$only" ] || [ "$only" = queues ]; }; then
   python3 "$here/report_queues.py" "$out" "$out/queues.json" "$out/saxpy_async.json"
 fi
 
-if [ -x "$bin/rof_benchmark" ] && [ "$only" != sort ] && [ "$only" != queues ]; then
+if [ -x "$bin/rof_benchmark" ] && { [ -z "$only" ] || [ "$only" = rof ]; }; then
   tests="$here/tests"; [ -d "$tests" ] || tests="$here/../build/tests/e2e"
   examples="$here/bin"; [ -x "$examples/rof" ] || examples="$here/../build/examples"
   photo="$here/data/camera.png"; [ -f "$photo" ] || photo="$(bash "$here/rof-photo.sh")"

@@ -17,8 +17,10 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           clang-format-15
           # The install tests (tests/install) build a project with a plain Makefile, and
           # package the build with cpack -G DEB, which computes shared-library
-          # dependencies with dpkg-shlibdeps (dpkg-dev).
-          make dpkg-dev)
+          # dependencies with dpkg-shlibdeps (dpkg-dev) on the files that `file` says
+          # are ELF (a minimal Debian 12 has no `file`: install_deb failed there,
+          # scripts/fresh-debian.sh, 2026-11-25).
+          make dpkg-dev file)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
