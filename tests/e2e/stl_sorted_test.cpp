@@ -7,7 +7,8 @@
 //              (out: gpu::vector<std::size_t>), gpu::binary_search (out:
 //              gpu::vector<bool>), queries as views
 //   merging    gpu::merge(a, b, out[, comp]): sizes 0, 1, primes, 2^20 + 3; stable (user
-//              structs compared by key carry their origin); views in
+//              structs compared by key carry their origin); views in; unsorted inputs
+//              give some order of their values, never reads outside them
 //   contract   launches: is_sorted and the searches one, merge two
 #include "test_support.hpp"
 
@@ -211,6 +212,19 @@ TEST(Merge, ViewsInAndLaunches) {
   EXPECT_EQ(gpu::copy(out), want);
   gpu::vector<int> tiny(3);
   EXPECT_THROW(gpu::merge(da, db, tiny), pacxx::error);
+}
+
+// Inputs that are not sorted break std::merge's precondition: the order of the result
+// is unspecified, but the merge must not read outside a and b (the tiles' cuts are
+// clamped), so every output is one of the inputs' values.
+TEST(Merge, UnsortedInputsStayInBounds) {
+  for (std::size_t n : {std::size_t(7919), pacxx_test::big}) {
+    std::vector<int> a = random_ints(n, 3, 1000, 1999), b = random_ints(n / 3 + 1, 4, 2000, 2999);
+    gpu::vector<int> da = gpu::copy(a), db = gpu::copy(b), out(a.size() + b.size());
+    gpu::merge(da, db, out);
+    for (int v : gpu::copy(out))
+      ASSERT_TRUE(v >= 1000 && v <= 2999) << v << " at n = " << n;
+  }
 }
 
 } // namespace
