@@ -7,8 +7,8 @@
 //              (out: gpu::vector<std::size_t>), gpu::binary_search (out:
 //              gpu::vector<bool>), queries as views
 //   merging    gpu::merge(a, b, out[, comp]): sizes 0, 1, primes, 2^20 + 3; stable (user
-//              structs compared by key carry their origin); views in; unsorted inputs
-//              give some order of their values, never reads outside them
+//              structs compared by key carry their origin); views in; with unsorted
+//              inputs every output is one of their elements (no read outside them)
 //   contract   launches: is_sorted and the searches one, merge two
 #include "test_support.hpp"
 
@@ -214,9 +214,9 @@ TEST(Merge, ViewsInAndLaunches) {
   EXPECT_THROW(gpu::merge(da, db, tiny), pacxx::error);
 }
 
-// Inputs that are not sorted break std::merge's precondition: the order of the result
-// is unspecified, but the merge must not read outside a and b (the tiles' cuts are
-// clamped), so every output is one of the inputs' values.
+// Inputs that are not sorted break std::merge's precondition: what out holds is
+// unspecified (not even a permutation), but the merge must not read outside a and b (the
+// tiles' cuts are clamped), so every output is one of the inputs' elements.
 TEST(Merge, UnsortedInputsStayInBounds) {
   for (std::size_t n : {std::size_t(7919), pacxx_test::big}) {
     std::vector<int> a = random_ints(n, 3, 1000, 1999), b = random_ints(n / 3 + 1, 4, 2000, 2999);

@@ -1,8 +1,9 @@
 // gpu::merge(a, b, out[, comp]): the stable merge of sorted a and b into out, as
 // std::merge (on ties a's elements first). a and b are any device ranges (views fused
 // into the loads), out a gpu::vector or a writable view over one with at least
-// size(a) + size(b) elements; comp orders both inputs. Inputs that are not sorted by comp
-// (std::merge's precondition) give an unspecified order of out, but no read outside a or b.
+// size(a) + size(b) elements; comp orders both inputs. With inputs that are not sorted by
+// comp (std::merge's precondition) out holds unspecified elements of a and b, and nothing
+// is read outside them.
 //
 // Merge path (pacxx/agent/merge.hpp): two launches, the partition (one binary search per
 // tile boundary, into pooled scratch) and the merge (one block per tile of the output).
