@@ -4,7 +4,8 @@
 //   warp      reduce (full and partial), inclusive_scan, shuffle of a 12-byte struct
 //   block     block_reduce (all threads, a prefix of them), block_scan inclusive /
 //             exclusive (with init, with a prefix callback), block_exchange round trip
-//   shapes    blocks of 64 and 256, a non-commutative op (the order is kept)
+//   shapes    blocks of 64, 96, 256 and 384 (whole warps, not only powers of two), a
+//             non-commutative op (the order is kept)
 #include "test_support.hpp"
 
 #include <pacxx/block/block_exchange.hpp>
@@ -94,6 +95,9 @@ template <std::size_t B> void block_reduce_and_scan(std::size_t blocks) {
 
 TEST(BlockPrimitives, ReduceAndScan256) { block_reduce_and_scan<256>(7); }
 TEST(BlockPrimitives, ReduceAndScan64) { block_reduce_and_scan<64>(5); }
+// Blocks that are whole warps but not powers of two.
+TEST(BlockPrimitives, ReduceAndScan384) { block_reduce_and_scan<384>(3); }
+TEST(BlockPrimitives, ReduceAndScan96) { block_reduce_and_scan<96>(4); }
 
 TEST(BlockPrimitives, Warp) {
   // Per warp: the sum of its lanes, of its first 5 lanes, an inclusive scan, and the

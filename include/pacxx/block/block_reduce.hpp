@@ -17,7 +17,9 @@
 namespace pacxx {
 
 template <class T, std::size_t B> class block_reduce {
-  static_assert(B > 0 && (B & (B - 1)) == 0, "block_reduce: B must be a power of two");
+  // Whole warps of 32 (CUDA's shuffles take full warps); any such B, not only powers of
+  // two (CUB's onesweep and select run 384 threads).
+  static_assert(B > 0 && B % 32 == 0, "block_reduce: B must be a multiple of 32");
   static_assert(B <= 1024, "block_reduce: at most 1024 threads");
   // One slot per warp; B of them because the warp size is known only to the JIT (a
   // warp of one thread on OpenCL needs all B).

@@ -23,7 +23,9 @@
 namespace pacxx {
 
 template <class T, std::size_t B> class block_scan {
-  static_assert(B > 0 && (B & (B - 1)) == 0, "block_scan: B must be a power of two");
+  // Whole warps of 32 (CUDA's shuffles take full warps); any such B, not only powers of
+  // two (CUB's onesweep and select run 384 threads).
+  static_assert(B > 0 && B % 32 == 0, "block_scan: B must be a multiple of 32");
   static_assert(B <= 1024, "block_scan: at most 1024 threads");
   // The warps' totals (B of them where a warp is one thread), then the block prefix.
   shared_memory<T, B + 1> slot_;
