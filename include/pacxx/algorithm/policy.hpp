@@ -58,8 +58,9 @@ template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
 // every 688 ns). Measured with a timing program per value on the H100 (2026-11-25,
 // float inclusive scan, median of 9-25 calls, us at 2^24 / 2^26 / 2^28): none 85 / 275 /
 // 1037, 700 ns 80 / 254 / 958, 1140 ns 77 / 247 / 927, 1600 ns 75 / 245 / 924, 2400 ns
-// 77 / 234 / 888 but 29-32 us at 2^22 against 25-27. A fixed 688 ns between polls
-// instead of 64 ns doubling was no faster.
+// 77 / 237 / 888 but 29-32 us at 2^22 against 25-27. CUB's fixed 688 ns between polls
+// instead of 64 ns doubling (both after 1140 ns): 914 against 926 us at 2^28, 76 / 76 at
+// 2^24, slower at 2^20 (21 against 19-20 us).
 struct scan {
   static constexpr std::size_t block = 128;
   static constexpr std::size_t items = 24;
@@ -76,10 +77,10 @@ template <class T> struct scan_for {
 // directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
 // rounds together read whole lines, which L1 keeps), and the selected ones are staged
 // through shared memory so that the stores are coalesced. items and the look-back's
-// first wait measured on the H100 (2026-11-25, copy_if of half of 2^24 / 2^26 / 2^28
-// floats, us): 9 items, no wait 99 / 312 / 1184; 9 items, 1140 ns 83 / 257 / 928;
-// 11 items, 1600 ns 76 / 232 / 856; 13 items 81 / 231 / 850; 17 items (1140 ns) 80 /
-// 244 / 872; 512 threads x 9 83 / 237 / 864.
+// first wait measured on the H100 (2026-11-25, copy_if keeping three fifths of 2^24 /
+// 2^26 / 2^28 floats, us): 9 items, no wait 99 / 312 / 1184; 9 items, 1140 ns 83 / 257 /
+// 928; 11 items, 1600 ns 76 / 232 / 856; 13 items, 1600 ns 81 / 231 / 850; 17 items,
+// 1140 ns 80 / 244 / 872; 512 threads x 9, 1140 ns 83 / 237 / 864.
 struct select {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 11;
