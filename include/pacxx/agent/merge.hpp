@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "pacxx/block/warp.hpp"
-
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/thread.hpp"
 
@@ -87,23 +86,19 @@ __attribute__((always_inline)) inline void serial_merge(const T *s, unsigned ia,
   }
 }
 
-// Striped moves of a tile between memory and registers: item k of thread l is tile
-// element l + k * B, elements [0, valid) exist. All I loads are issued before the first
-// use (a rolled loop that loads one element and stores it before loading the next has
-// one load a warp in flight).
-template <unsigned B, unsigned I, class T, class Load>
-__attribute__((always_inline)) inline void load_striped(Load &&load, unsigned valid,
-                                                        T (&items)[I]) {
+// Moves [0, valid) of a tile, store(x, load(x)), striped: item k of thread l is tile
+// element l + k * B. All I loads are issued, into registers, before the first store (a
+// rolled loop that loads one element and stores it before loading the next keeps one
+// load a warp in flight).
+template <unsigned B, unsigned I, class T, class Load, class Store>
+__attribute__((always_inline)) inline void move_striped(Load &&load, unsigned valid,
+                                                        Store &&store) {
   const unsigned l = unsigned(Thread::get().local.x);
+  T items[I];
 #pragma unroll
   for (unsigned k = 0; k < I; ++k)
     if (l + k * B < valid)
       items[k] = load(l + k * B);
-}
-template <unsigned B, unsigned I, class T, class Store>
-__attribute__((always_inline)) inline void store_striped(const T (&items)[I], unsigned valid,
-                                                         Store &&store) {
-  const unsigned l = unsigned(Thread::get().local.x);
 #pragma unroll
   for (unsigned k = 0; k < I; ++k)
     if (l + k * B < valid)
@@ -133,17 +128,14 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
   shared_memory<T, (padded ? tile + tile / 32 : tile) + 1> sh;
   const unsigned l = unsigned(Thread::get().local.x);
   // Inputs that are not sorted by comp (std::merge's precondition) may give cuts that
-  // are not monotone; clamped, they give an unspecified order but never a read outside
-  // a or b (i1 >= d1 - nb holds for any cut, so b's reads stay below d1 - i1).
+  // are not monotone; clamped, they give unspecified elements of a and b but never a
+  // read outside them (i1 >= d1 - nb holds for any cut, so b's reads stay below d1 - i1).
   const unsigned len = unsigned(d1 - d0);
   const unsigned la = i1 <= i0 ? 0u : (i1 - i0 < len ? unsigned(i1 - i0) : len), lb = len - la;
   const std::size_t j0 = d0 - i0;
-  {
-    T in[I];
-    load_striped<B>(
-        [&](unsigned x) -> T { return x < la ? load_a(i0 + x) : load_b(j0 + (x - la)); }, len, in);
-    store_striped<B>(in, len, [&](unsigned x, const T &v) { sh[x] = v; });
-  }
+  move_striped<B, I, T>(
+      [&](unsigned x) -> T { return x < la ? load_a(i0 + x) : load_b(j0 + (x - la)); }, len,
+      [&](unsigned x, const T &v) { sh[x] = v; });
   barrier();
   const T *s = sh.data();
   const unsigned dl = l * I < len ? l * I : len;
@@ -156,9 +148,8 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
   for (unsigned k = 0; k < I; ++k)
     sh[at(l * I + k)] = out[k];
   barrier();
-  T res[I];
-  load_striped<B>([&](unsigned x) -> T { return sh[at(x)]; }, len, res);
-  store_striped<B>(res, len, [&](unsigned x, const T &v) { store(d0 + x, v); });
+  move_striped<B, I, T>([&](unsigned x) -> T { return sh[at(x)]; }, len,
+                        [&](unsigned x, const T &v) { store(d0 + x, v); });
 }
 
 } // namespace agent

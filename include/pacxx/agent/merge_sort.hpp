@@ -23,11 +23,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
   constexpr unsigned B = P::block, I = P::items, tile = B * I;
   shared_memory<T, tile + 1> sh; // one spare element for serial_merge
   const unsigned l = unsigned(Thread::get().local.x);
-  {
-    T in[I];
-    load_striped<B>(load, valid, in);
-    store_striped<B>(in, valid, [&](unsigned x, const T &v) { sh[x] = v; });
-  }
+  move_striped<B, I, T>(load, valid, [&](unsigned x, const T &v) { sh[x] = v; });
   barrier();
   // The thread's run: [l * I, l * I + mine).
   const unsigned first = l * I;
@@ -72,11 +68,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
         sh[first + k] = v[k];
     barrier();
   }
-  {
-    T res[I];
-    load_striped<B>([&](unsigned x) -> T { return sh[x]; }, valid, res);
-    store_striped<B>(res, valid, store);
-  }
+  move_striped<B, I, T>([&](unsigned x) -> T { return sh[x]; }, valid, store);
 }
 
 } // namespace agent

@@ -233,7 +233,7 @@ template <class Word> struct packed_counts {
     for (std::size_t t = tile; t-- > 0;) {
       Word w;
       // Spins without sleeping, as CUB's onesweep does: a sleep from 32 ns doubling to
-      // 512 ns was 1.4 % slower at 2^28 keys, keys and pairs (H100, 2026-11-25).
+      // 512 ns was 1.4 % slower at 2^28, for keys and for pairs (H100, 2026-11-25).
       do
         w = *static_cast<const volatile Word *>(words + t * width + c);
       while (w == 0);
