@@ -41,17 +41,27 @@
 namespace gpu {
 namespace detail {
 
-// Maps a sample to its bin, or to `bins` where it is outside [lower, upper).
+// Maps a sample to its bin, or to `bins` where it is outside [lower, upper). Branch-free
+// and in 32 bits (bins < 2^32 is checked on the host): the kernel computes a thread's
+// bins as straight-line code after all of its loads are issued. With a branch per
+// sample (the range test), LLVM mapped the first sample before issuing the other loads
+// of the tile, so every tile waited for memory twice (PTX of 2026-11-25, sm_90): 467 us
+// against 379 now for 2^28 uniform floats, same grid (ncu, H100 at base clocks).
 template <class T, bool Floating = std::is_floating_point<T>::value> struct even_bins {
   T lower, upper, scale; // scale = bins / (upper - lower)
   static even_bins make(std::size_t bins, T lower, T upper) {
     return {lower, upper, static_cast<T>(bins) / (upper - lower)};
   }
-  std::size_t operator()(T x, std::size_t bins) const {
-    if (!(x >= lower && x < upper))
-      return bins;
-    const std::size_t b = static_cast<std::size_t>((x - lower) * scale);
-    return b < bins ? b : bins - 1;
+  unsigned operator()(T x, unsigned bins) const {
+    const bool in = x >= lower && x < upper; // false for NaN
+    // In range, f is in [0, bins] (bins only by rounding, just below upper: the last
+    // bin); out of range it may be anything, NaN included. Only a value below bins is
+    // converted (any other conversion is undefined).
+    const T f = (x - lower) * scale;
+    const bool below = f < static_cast<T>(bins);
+    const unsigned b = static_cast<unsigned>(below ? f : T(0));
+    const unsigned last = bins - 1;
+    return in ? (below && b < last ? b : last) : bins;
   }
 };
 template <class T> struct even_bins<T, false> {
@@ -65,12 +75,12 @@ template <class T> struct even_bins<T, false> {
     return {lower, upper, range, range <= std::numeric_limits<U>::max() / bins,
             double(bins) / double(range)};
   }
-  std::size_t operator()(T x, std::size_t bins) const {
+  unsigned operator()(T x, unsigned bins) const {
     if (!(x >= lower && x < upper))
       return bins;
     const U d = U(x) - U(lower);
-    const std::size_t b = exact ? std::size_t(d * bins / range) : std::size_t(double(d) * scale);
-    return b < bins ? b : bins - 1;
+    const U b = exact ? d * bins / range : U(double(d) * scale);
+    return b < bins ? unsigned(b) : bins - 1;
   }
 };
 
@@ -78,9 +88,9 @@ template <class T> struct even_bins<T, false> {
 // consecutive calls for the same bin into one.
 template <class Add> struct bin_runs {
   Add add;
-  std::size_t bins, bin;
+  unsigned bins, bin;
   unsigned count = 0;
-  void operator()(std::size_t b) {
+  void operator()(unsigned b) {
     if (b == bin) {
       ++count;
       return;
@@ -95,14 +105,14 @@ template <class Add> struct bin_runs {
     count = 0;
   }
 };
-template <class Add> bin_runs<Add> make_bin_runs(Add add, std::size_t bins) {
+template <class Add> bin_runs<Add> make_bin_runs(Add add, unsigned bins) {
   return bin_runs<Add>{add, bins, bins};
 }
 
-// Every sample of the grid's tiles (block-strided, P::items loads per thread in flight
-// before they are binned) through runs(bin).
+// Every sample of the grid's tiles (block-strided) through runs(bin): a thread issues
+// its P::items loads of a tile, maps them all, then counts them.
 template <class P, class Load, class Map, class Runs>
-inline void bin_samples(std::size_t n, Load &load, const Map &map, std::size_t bins, Runs &runs) {
+inline void bin_samples(std::size_t n, Load &load, const Map &map, unsigned bins, Runs &runs) {
   using S = decltype(load(std::size_t(0)));
   const std::size_t B = P::block, tile = B * P::items, l = pacxx::Thread::get().local.x;
   const std::size_t step = pacxx::Grid::get().size.x * tile;
@@ -111,8 +121,11 @@ inline void bin_samples(std::size_t n, Load &load, const Map &map, std::size_t b
       S v[P::items];
       for (std::size_t k = 0; k < P::items; ++k)
         v[k] = load(base + k * B + l);
+      unsigned b[P::items];
       for (std::size_t k = 0; k < P::items; ++k)
-        runs(map(v[k], bins));
+        b[k] = map(v[k], bins);
+      for (std::size_t k = 0; k < P::items; ++k)
+        runs(b[k]);
     } else {
       for (std::size_t k = 0; k < P::items; ++k)
         if (base + k * B + l < n)
@@ -148,17 +161,17 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
           auto first = ranges::begin(v);
           using D = ranges::range_difference_t<decltype(v)>;
           auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
-          const std::size_t nbins = pacxx::stage(bins);
-          const std::size_t l = pacxx::Thread::get().local.x;
+          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
+          const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
           unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
-          for (std::size_t b = l; b < nbins; b += P::block)
+          for (unsigned b = l; b < nbins; b += P::block)
             counts[b] = 0;
           pacxx::barrier();
           auto runs = detail::make_bin_runs(
-              [counts](std::size_t b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
+              [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
           detail::bin_samples<P>(n, load, map, nbins, runs);
           pacxx::barrier();
-          for (std::size_t b = l; b < nbins; b += P::block)
+          for (unsigned b = l; b < nbins; b += P::block)
             if (const unsigned c = counts[b])
               pacxx::atomic_add(out + b, U(c));
         },
@@ -170,9 +183,9 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
           auto first = ranges::begin(v);
           using D = ranges::range_difference_t<decltype(v)>;
           auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
-          const std::size_t nbins = pacxx::stage(bins);
+          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
           auto runs = detail::make_bin_runs(
-              [out](std::size_t b, unsigned c) { pacxx::atomic_add(out + b, U(c)); }, nbins);
+              [out](unsigned b, unsigned c) { pacxx::atomic_add(out + b, U(c)); }, nbins);
           detail::bin_samples<P>(n, load, map, nbins, runs);
         },
         grid)(in, n, result.data());

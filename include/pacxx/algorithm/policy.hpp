@@ -22,22 +22,29 @@ struct elementwise {
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
 // partials are folded on the host. Blocks stride over tiles of block * items elements;
 // a thread loads its `items` elements of a tile before it folds them. `block` must be a
-// power of two. (H100, sum 2^28: items 4 and 1024 blocks reach 2.98 TB/s; CUB 3.04.)
+// power of two. Kernel times under ncu (H100, base clocks, 2026-11-25; float sum,
+// count_if and min_element alike): 2^28 in 370 us with 4 items and 1024 blocks, 368 with
+// 8 / 1024, 359 with 16 / 528, 356 with 8 / 660, 354 with 8 / 396, 352 with 8 / 528
+// (CUB's two kernels: 350); at 2^20 - 2^24 8 / 528 was as fast as any other.
 struct reduce {
   static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 4;
-  static constexpr std::size_t max_blocks = 1024;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 528;
 };
 
 // First-match searches (find, find_if, any_of, all_of, none_of, equal;
 // pacxx/agent/find.hpp): blocks stride over tiles of block * items elements in
 // increasing order and stop at the first tile past a match that any block has
 // published. The loop has no barriers, only a ballot and a shuffle per tile, so a tile
-// of 8 items per thread amortises them (not yet tuned on a GPU).
+// of several items per thread amortises them. any_of with no match, kernel times under
+// ncu (H100, base clocks, 2026-11-25), 2^24 / 2^28: 8 items and 1024 blocks 28.6 / 387
+// us, 8 / 528 27.6 / 378, 8 / 396 28.8 / 383, 8 / 660 28.1 / 377, 16 / 528 28.1 / 381,
+// 16 / 264 26.8 / 369 (CUB's two kernels: 362 at 2^28), and 16 / 264 the fastest at
+// 2^20 - 2^23 too.
 struct find {
   static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 1024;
+  static constexpr std::size_t items = 16;
+  static constexpr std::size_t max_blocks = 264;
 };
 
 // Items per thread for values of type T under a policy sized for `Bytes`-byte values
@@ -72,22 +79,44 @@ template <class T> struct scan_for {
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
 };
 
+// gpu::reduce_by_key: the scan-by-key pass with a tile of its own (scan_by_key keeps
+// scan_for's). Kernel times under ncu (H100, base clocks, 2026-11-25; int keys in runs
+// of 1-15, float values, so 8-byte run folds) at 2^20 / 2^24 / 2^28: scan_for's 128
+// threads x 12 items 16.6 / 118.8 / 1683 us, 128 x 8 14.4 / 119.4 / 1766, 128 x 10
+// 16.4 / 125.6 / 1851, 256 x 12 15.3 / 117.0 / 1668, 256 x 8 14.0 / 114.6 / 1673.
+// `items` shrinks with larger folds as scan_for's does.
+struct reduce_by_key {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 8;
+};
+template <class R> struct reduce_by_key_for {
+  static constexpr std::size_t block = reduce_by_key::block;
+  static constexpr std::size_t items = scaled_items<R, reduce_by_key::items, 8>::value;
+  static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
+};
+
 // Single-pass compaction (pacxx/agent/select.hpp, CUB's AgentSelectIf): one block per
 // tile of block * items elements; each thread loads its `items` consecutive elements
 // directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
 // rounds together read whole lines, which L1 keeps), and the selected ones are staged
 // through shared memory so that the stores are coalesced. items and the look-back's
 // first wait measured on the H100 (2026-11-25, copy_if keeping three fifths of 2^24 /
-// 2^26 / 2^28 floats, us): 9 items, no wait 99 / 312 / 1184; 9 items, 1140 ns 83 / 257 /
-// 928; 11 items, 1600 ns 76 / 232 / 856; 13 items, 1600 ns 81 / 231 / 850; 17 items,
-// 1140 ns 80 / 244 / 872; 512 threads x 9, 1140 ns 83 / 237 / 864.
+// 2^26 / 2^28 floats, us): 256 threads x 9 items, no wait 99 / 312 / 1184; 9 items,
+// 1140 ns 83 / 257 / 928; 11 items, 1600 ns 76 / 232 / 856; 13 items, 1600 ns 81 / 231 /
+// 850; 17 items, 1140 ns 80 / 244 / 872; 512 threads x 9, 1140 ns 83 / 237 / 864. Then
+// CUB's sm_90 float tile, 384 x 17 (kernel times under ncu, base clocks, half of the
+// floats kept, 2^24 / 2^26 / 2^28): 256 x 11 55 / 211 / 836 us, 384 x 11 54 / 202 /
+// 802, 384 x 13 58 / 214 / 851, 384 x 17 53 / 201 / 786 (1150 ns first wait: the same),
+// 128 x 23 104 / 412 / 1639 (CUB: 49 / 183 / 727).
 struct select {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 11;
+  static constexpr std::size_t block = 384;
+  static constexpr std::size_t items = 17;
   static constexpr unsigned lookback_delay_ns = 1600;
 };
+// Elements above 8 bytes take 256-thread tiles, so that the stage of a tile of larger
+// structures stays within a block's static shared memory as long as it did.
 template <class T> struct select_for {
-  static constexpr std::size_t block = select::block;
+  static constexpr std::size_t block = sizeof(T) <= 8 ? select::block : 256;
   static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
   static constexpr std::size_t scaled = select::items * 4 / sizeof(T);
   static constexpr std::size_t items =
@@ -97,10 +126,17 @@ template <class T> struct select_for {
 // gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's
 // `items` loads in flight before it bins them); up to `shared_bins` bins each block
 // counts in shared memory (4 bytes a bin) and adds its counts to the result once.
+// Kernel times under ncu (H100, base clocks, 2026-11-25; the benchmark's uniform random
+// floats, 256 bins) at 2^21 / 2^24 / 2^28: 8 items and 1024 blocks 15.4 / 33.3 / 379
+// us, 16 / 528 10.6 / 31.5 / 387, 12 / 792 12.1 / 32.4 / 373, 16 / 792 10.6 / 31.7 /
+// 379, 8 / 2048 15.5 / 40.2 / 375, 24 / 528 12.7 / 69.8 / 1017 (CUB's sweep kernel
+// 9.8 / 28.6 / 358; both sides also run a 2.5 us kernel that zeroes the result). Fewer blocks pay
+// below 2^25, where each block's flush of its bins into the result (bins global atomics a block) is
+// a large part of the work.
 struct histogram {
   static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 1024;
+  static constexpr std::size_t items = 16;
+  static constexpr std::size_t max_blocks = 528;
   static constexpr std::size_t shared_bins = 4096;
 };
 

@@ -72,7 +72,7 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu::reduce_by_key: the values' type must be device copyable");
   using R = detail::run_fold<T>;
-  using P = pacxx::policy::scan_for<R>;
+  using P = pacxx::policy::reduce_by_key_for<R>;
   const std::size_t n = pacxx::detail::device_size(keys);
   detail::checked_size(name, "values", values, n);
   const std::size_t cap_keys = pacxx::detail::device_size(out_keys);
