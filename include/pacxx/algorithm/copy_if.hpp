@@ -96,9 +96,14 @@ template <class Pred, bool Negate = false> struct select_if {
     if (!src.keep(i))
       return false;
     v = src.get(i);
-    return bool(pred(static_cast<const U &>(v))) != Negate;
+    return test(static_cast<const U &>(v));
   }
+  template <class U> bool test(const U &v) const { return bool(pred(v)) != Negate; }
 };
+// Selectors that decide on an element's value alone (select_if): over a source that is
+// not filtered, the pass loads the values first (agent::select_tile_values).
+template <class Sel> struct tests_values : std::false_type {};
+template <class Pred, bool Negate> struct tests_values<select_if<Pred, Negate>> : std::true_type {};
 // The first element of each run of eq-equal neighbours (std::unique keeps the first).
 template <class Eq> struct select_unique {
   Eq eq;
@@ -176,6 +181,25 @@ unsigned long long count_selected(const V &view, std::size_t n, Sel sel,
   return total;
 }
 
+// The pass's tile: values first where the selector tests values alone and the source
+// is not filtered (a filtered source's elements are evaluated only where kept), else
+// each element's selection and value together.
+template <class P, class U, bool Partition, class Src, class Sel, class Store, class Rej, class C>
+__attribute__((always_inline)) inline void
+select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::size_t n,
+               const pacxx::tile_state<C> &s, std::true_type) {
+  pacxx::agent::select_tile_values<P, U, Partition>([&](std::size_t i) -> U { return src.get(i); },
+                                                    [&](const U &x) -> bool { return sel.test(x); },
+                                                    store, reject, n, s);
+}
+template <class P, class U, bool Partition, class Src, class Sel, class Store, class Rej, class C>
+__attribute__((always_inline)) inline void
+select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::size_t n,
+               const pacxx::tile_state<C> &s, std::false_type) {
+  pacxx::agent::select_tile<P, U, Partition>(
+      [&](std::size_t i, U &x) -> bool { return sel(src, i, x); }, store, reject, n, s);
+}
+
 // The pass (the tile state must be clear): selected elements to out in order, and with
 // Partition the rejected ones to rejected in order. Returns the number selected.
 template <class P, bool Partition, class V, class Sel, class Out, class Rej, class C>
@@ -193,10 +217,12 @@ C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &
         auto rejected = ranges::begin(rej);
         using DO = ranges::range_difference_t<decltype(out)>;
         using DR = ranges::range_difference_t<decltype(rej)>;
-        pacxx::agent::select_tile<P, U, Partition>(
-            [&](std::size_t i, U &x) -> bool { return sel(src, i, x); },
-            [&](std::size_t j, const U &x) { *(result + static_cast<DO>(j)) = x; },
-            [&](std::size_t j, const U &x) { *(rejected + static_cast<DR>(j)) = x; }, n, s);
+        auto store = [&](std::size_t j, const U &x) { *(result + static_cast<DO>(j)) = x; };
+        auto reject = [&](std::size_t j, const U &x) { *(rejected + static_cast<DR>(j)) = x; };
+        using values_first =
+            std::integral_constant<bool, (tests_values<Sel>::value &&
+                                          !pacxx::detail::is_filtered<decltype(v)>::value)>;
+        select_tile_of<P, U, Partition>(src, sel, store, reject, n, s, values_first{});
       },
       pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state);
   unsigned char last[pacxx::tile_state<C>::inclusive_bytes];

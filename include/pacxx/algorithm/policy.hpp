@@ -96,10 +96,12 @@ template <class R> struct reduce_by_key_for {
 };
 
 // Single-pass compaction (pacxx/agent/select.hpp, CUB's AgentSelectIf): one block per
-// tile of block * items elements; each thread loads its `items` consecutive elements
-// directly (CUB's BLOCK_LOAD_DIRECT: a warp's loads of one round are strided, but the
-// rounds together read whole lines, which L1 keeps), and the selected ones are staged
-// through shared memory so that the stores are coalesced. items and the look-back's
+// tile of block * items elements; where the selection tests values alone (copy_if,
+// stable_partition, remove_if over a source that is not filtered) a warp loads its
+// consecutive elements and turns them into each thread's `items` consecutive ones in
+// shared memory (CUB's sm_90 float choice, BLOCK_LOAD_WARP_TRANSPOSE); otherwise each
+// thread loads its own directly. The selected ones are staged through shared memory so
+// that the stores are coalesced. items and the look-back's
 // first wait measured on the H100 (2026-11-25, copy_if keeping three fifths of 2^24 /
 // 2^26 / 2^28 floats, us): 256 threads x 9 items, no wait 99 / 312 / 1184; 9 items,
 // 1140 ns 83 / 257 / 928; 11 items, 1600 ns 76 / 232 / 856; 13 items, 1600 ns 81 / 231 /
@@ -107,7 +109,8 @@ template <class R> struct reduce_by_key_for {
 // CUB's sm_90 float tile, 384 x 17 (kernel times under ncu, base clocks, half of the
 // floats kept, 2^24 / 2^26 / 2^28): 256 x 11 55 / 211 / 836 us, 384 x 11 54 / 202 /
 // 802, 384 x 13 58 / 214 / 851, 384 x 17 53 / 201 / 786 (1150 ns first wait: the same),
-// 128 x 23 104 / 412 / 1639 (CUB: 49 / 183 / 727).
+// 128 x 23 104 / 412 / 1639 (CUB: 49 / 183 / 727). Those loaded directly; 384 x 17
+// with the warp's loads transposed: 52 / 195 / 765.
 struct select {
   static constexpr std::size_t block = 384;
   static constexpr std::size_t items = 17;

@@ -69,6 +69,11 @@ public:
     warp::sync(); // the warp's stretch may be reused
   }
 
+  // The exchange's shared memory: B * I elements (plus a padding slot per 32 where I is
+  // even), for a caller that reuses it for something else once every warp is done with
+  // the exchange (after a block barrier).
+  T *data() { return tile_.data(); }
+
   // The items of the last load_blocked again, read from the shared memory that still
   // holds them (nothing may have written the exchange since): a caller that needs them
   // only before and after a long stretch of code (the scan's block scan and look-back)
