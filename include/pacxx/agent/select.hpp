@@ -2,11 +2,12 @@
 // block per tile of P::block * P::items elements, taken in the order blocks start
 // (pacxx::tile_order): each thread loads its P::items consecutive elements and their
 // selection flags (select_tile; select_tile_values loads the values a warp's
-// consecutive elements at a time, then tests them), the block scans the threads' counts with the
-// tile's output offset from the decoupled look-back (pacxx/block/lookback.hpp), the selected items
-// are staged in shared memory in output order and stored from there, a block-width apart
-// (coalesced). With Partition the rejected items follow the selected ones in the stage
-// and go to their own output, also in order (a stable partition).
+// consecutive elements at a time, then tests them), the block scans the threads'
+// counts with the tile's output offset from the decoupled look-back
+// (pacxx/block/lookback.hpp), the selected items are staged in shared memory in output
+// order and stored from there, a block-width apart (coalesced). With Partition the
+// rejected items follow the selected ones in the stage and go to their own output, also
+// in order (a stable partition).
 //
 // In place (the output is the input): a tile writes only below the end of its own
 // input (its output offset never exceeds its input offset), and it writes only after
