@@ -301,6 +301,43 @@ TEST(SortValues, StructValuesFollowTheirKeys) {
   }
 }
 
+// Values larger than the passes move (policy::radix_sort::max_value_bytes) are sorted by
+// index and gathered: they follow their keys all the same, stably.
+struct BigPayload {
+  unsigned id;
+  unsigned char bytes[196];
+};
+
+TEST(SortValues, LargeValuesFollowTheirKeysStably) {
+  static_assert(sizeof(BigPayload) > pacxx::policy::radix_sort::max_value_bytes,
+                "the test must take the by-index path");
+  for (std::size_t n : {std::size_t(2), std::size_t(1031), std::size_t(70001)}) {
+    rng r(11);
+    std::vector<unsigned> hk(n);
+    std::vector<BigPayload> hv(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      hk[i] = unsigned(r.integer(0, 300));
+      hv[i].id = unsigned(i);
+      for (std::size_t b = 0; b < sizeof hv[i].bytes; ++b)
+        hv[i].bytes[b] = static_cast<unsigned char>(i * 7 + b);
+    }
+    gpu::vector<unsigned> k = gpu::copy(hk);
+    gpu::vector<BigPayload> v = gpu::copy(hv);
+    gpu::sort_by_key(k, v);
+    const std::vector<unsigned> gk = gpu::copy(k);
+    const std::vector<BigPayload> gv = gpu::copy(v);
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return hk[a] < hk[b]; });
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(gk[i], hk[order[i]]) << n << " " << i;
+      ASSERT_EQ(gv[i].id, unsigned(order[i])) << n << " " << i;
+      ASSERT_EQ(0, std::memcmp(gv[i].bytes, hv[order[i]].bytes, sizeof gv[i].bytes)) << i;
+    }
+  }
+}
+
 // Values as a zip of gpu::vectors (structure of arrays): every part follows the keys.
 TEST(SortValues, ZipOfVectorsFollowsTheKeys) {
   const std::size_t n = 7919;

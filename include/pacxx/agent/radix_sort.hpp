@@ -151,72 +151,66 @@ template <> struct staged_size<no_values> {
   static constexpr std::size_t value = 0;
 };
 
-// Stages this thread's items in shared memory (stage: B * I of them) at their ranks and
-// stores them from there to out[offset[digit] + i], i the position in the tile's sorted
-// order, a block-width apart (so a run of one digit goes to consecutive addresses).
-// digits[k] receives the digit of the thread's k-th stored item.
-template <std::size_t B, std::size_t I, class T, class Digit>
-__attribute__((always_inline)) inline void
-scatter_keys(const T (&items)[I], const unsigned (&rank)[I], std::size_t valid, T *stage, T *out,
-             const std::size_t *offset, const Digit &digit, unsigned (&digits)[I]) {
-  const std::size_t l = Thread::get().local.x;
+// The tile's keys, staged in shared memory in sorted order (stage[i]: the tile's i-th
+// key by digit), stored from there to out[offset[digit] + i], a block-width apart (so a
+// run of one digit goes to consecutive addresses). dest[k] receives where the thread's
+// k-th stored item went (the values go to the same places). Offset is unsigned (32
+// bits) where every index fits, so the offsets and the index arithmetic are 32-bit; an
+// offset may wrap below zero (a digit's start in the tile is subtracted), which the
+// unsigned sum with i undoes.
+template <std::size_t B, std::size_t I, class K, class Digit, class Offset>
+__attribute__((always_inline)) inline void store_keys(const K *stage, std::size_t valid, K *out,
+                                                      const Offset *offset, const Digit &digit,
+                                                      Offset (&dest)[I]) {
+  const unsigned l = static_cast<unsigned>(Thread::get().local.x);
+  const bool full = valid == B * I;
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
-    stage[rank[k]] = items[k];
-  barrier();
-  if (valid == B * I) {
-#pragma unroll
-    for (std::size_t k = 0; k < I; ++k) {
-      const T key = stage[k * B + l];
-      digits[k] = digit(key);
-      out[offset[digits[k]] + k * B + l] = key;
-    }
-  } else {
-#pragma unroll
-    for (std::size_t k = 0; k < I; ++k) {
-      const std::size_t i = k * B + l;
-      const T key = stage[i];
-      digits[k] = digit(key);
-      if (i < valid)
-        out[offset[digits[k]] + i] = key;
-    }
+  for (unsigned k = 0; k < I; ++k) {
+    const unsigned i = k * unsigned(B) + l;
+    const K key = stage[i];
+    dest[k] = offset[digit(key)] + Offset(i);
+    if (full || i < valid)
+      out[dest[k]] = key;
   }
 }
 
 // The values of the tile after their keys: loaded in the keys' order, staged at the
 // keys' ranks (in the same shared memory as the keys: a barrier first), stored to the
-// same places.
-template <std::size_t B, std::size_t I, class V>
+// keys' places (dest). One code path for full and partial tiles (a partial tile's loads
+// past the end read its last value instead; only the stores are checked): a separate
+// partial path: 106 registers for the pairs pass, this one 96 (ptxas, sm_90, 256 x 16,
+// unbounded).
+template <std::size_t B, std::size_t I, class V, class Offset>
 __attribute__((always_inline)) inline void
 scatter_values(const V *in, V *out, std::size_t base, std::size_t valid, void *stage_memory,
-               const unsigned (&rank)[I], const std::size_t *offset, const unsigned (&digits)[I]) {
+               const unsigned (&rank)[I], const Offset (&dest)[I]) {
   using rank_t = block_radix_rank<B, I, radix_bits>;
   V *stage = static_cast<V *>(stage_memory);
-  const std::size_t l = Thread::get().local.x;
+  const unsigned l = static_cast<unsigned>(Thread::get().local.x);
+  const bool full = valid == B * I;
+  const unsigned last = static_cast<unsigned>(valid - 1);
   V items[I];
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k) {
-    const std::size_t at = rank_t::position(l, k);
-    if (at < valid)
-      items[k] = in[base + at];
+  for (unsigned k = 0; k < I; ++k) {
+    const unsigned at = static_cast<unsigned>(rank_t::position(l, k));
+    items[k] = in[base + (full || at < last ? at : last)];
   }
   barrier(); // every key is read from the stage
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k)
-    if (rank_t::position(l, k) < valid)
-      stage[rank[k]] = items[k];
+  for (unsigned k = 0; k < I; ++k)
+    stage[rank[k]] = items[k];
   barrier();
 #pragma unroll
-  for (std::size_t k = 0; k < I; ++k) {
-    const std::size_t i = k * B + l;
-    if (i < valid)
-      out[offset[digits[k]] + i] = stage[i];
+  for (unsigned k = 0; k < I; ++k) {
+    const unsigned i = k * unsigned(B) + l;
+    if (full || i < valid)
+      out[dest[k]] = stage[i];
   }
 }
-template <std::size_t B, std::size_t I>
+template <std::size_t B, std::size_t I, class Offset>
 __attribute__((always_inline)) inline void
 scatter_values(const no_values *, no_values *, std::size_t, std::size_t, void *,
-               const unsigned (&)[I], const std::size_t *, const unsigned (&)[I]) {}
+               const unsigned (&)[I], const Offset (&)[I]) {}
 
 // One tile of a radix pass over the digit at bit `shift` (`width` bits): keys
 // (and values) from in to out, stably by digit. hist: this pass's digit counts over all
@@ -235,7 +229,9 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
   using rank_t = block_radix_rank<B, I, radix_bits>;
   rank_t ranker;
   block_scan<digit_offsets, B> scan;
-  shared_memory<std::size_t, radix_digits> offset;
+  // 32-bit offsets where the look-back's words are (n below 2^30), else 64-bit.
+  using Offset = typename std::conditional<sizeof(Word) == 4, unsigned, std::size_t>::type;
+  shared_memory<Offset, radix_digits> offset;
   shared_memory<unsigned long long, (tile_size * item_bytes + 7) / 8> stage;
 
   const std::size_t tile = tile_order(counter), base = tile * tile_size;
@@ -289,6 +285,13 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
   unsigned rank[I];
   // The stage is free until the keys are staged: the rank may use it (OpenCL).
   ranker.rank(digit, rank, scan_digits, reinterpret_cast<unsigned *>(stage.data()));
+  // The keys go to the stage in sorted order now, before the look-back (CUB's order):
+  // the shared stores overlap the wait for the predecessors, and the keys' registers
+  // are free before it.
+  K *staged_keys = reinterpret_cast<K *>(stage.data());
+#pragma unroll
+  for (std::size_t k = 0; k < I; ++k)
+    staged_keys[rank[k]] = keys[k];
 
   // Where digit l of this tile goes: its global offset plus its count in the tiles
   // before (the look-back), less its start in the tile (the stores add the position in
@@ -299,14 +302,12 @@ onesweep_tile(const K *keys_in, K *keys_out, const V *values_in, V *values_out, 
       before = state.exclusive_prefix(tile, l);
       state.publish_inclusive(tile, l, Word(before + count));
     }
-    offset[l] = static_cast<std::size_t>(mine.global + before - mine.tile);
+    offset[l] = static_cast<Offset>(mine.global + before - mine.tile);
   }
   barrier();
-  unsigned stored_digit[I];
-  scatter_keys<B, I>(keys, rank, valid, reinterpret_cast<K *>(stage.data()), keys_out,
-                     offset.data(), digit_of, stored_digit);
-  scatter_values<B, I>(values_in, values_out, base, valid, stage.data(), rank, offset.data(),
-                       stored_digit);
+  Offset dest[I];
+  store_keys<B, I>(staged_keys, valid, keys_out, offset.data(), digit_of, dest);
+  scatter_values<B, I>(values_in, values_out, base, valid, stage.data(), rank, dest);
 }
 
 } // namespace agent

@@ -160,14 +160,36 @@ struct radix_histogram {
 // blocks 526 / 7710, 12 items at 4 blocks 566 / 8252, 512 threads x 10 items 566 /
 // 8348. With 32-bit values the bound did not pay (785 / 11776 us unbounded, 771 /
 // 12214 at 3 blocks), and 64-bit keys use 72 registers unbounded.
+// Measured again on 2026-11-25, after the pass stages its keys before the look-back and
+// scatters with 32-bit offsets (2^24 / 2^28, CUB 620 / 8760 us for pairs, 480 / 6420
+// for keys; ptxas, sm_90): pairs at 256 x 16 took 96 registers (2 blocks of 256 a
+// multiprocessor), 775 / 11558 us; bounded to 3 blocks (80 registers, no spills) 718 /
+// 11308; 384 x 16 bounded to 2 blocks (80 registers, no spills: 768 threads, as at 3
+// x 256, but fewer and larger tiles) 643 / 9569; 384 x 18 at 2 blocks (48 bytes of
+// spills) 660 / 10186. Keys alone stay at 256 x 20, 3 blocks (489 / 6928); 256 x 16
+// at 3 blocks 513 / 7536, 384 x 16 at 2 blocks 515 / 7176.
 struct radix_sort {
-  static constexpr std::size_t block = 256;
+  static constexpr std::size_t keys_block = 256;
   static constexpr std::size_t keys_items = 20;  // 4-byte keys alone
-  static constexpr std::size_t pairs_items = 16; // 4-byte keys and values
   static constexpr unsigned keys_min_blocks = 3; // 4-byte keys alone
+  static constexpr std::size_t pairs_block = 256;
+  static constexpr std::size_t pairs_items = 16;
+  // 4-byte keys with 4-byte values (the measured pairs; other sizes keep 256 threads
+  // and no bound, as before the measurement).
+  static constexpr std::size_t pairs32_block = 384;
+  static constexpr unsigned pairs32_min_blocks = 2;
+  // Larger values are not moved through the passes: the keys are sorted with their
+  // indices, and the values gathered once after (pacxx/algorithm/radix_sort.hpp), so
+  // that the stage of a pass stays within shared memory whatever the value's size.
+  static constexpr std::size_t max_value_bytes = 64;
 };
 template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
-  static constexpr std::size_t block = radix_sort::block;
+  static_assert(ValueBytes <= radix_sort::max_value_bytes,
+                "radix_sort_for: larger values are sorted by index (radix_sort.hpp)");
+  static constexpr bool pairs32 = KeyBytes == 4 && ValueBytes == 4;
+  static constexpr std::size_t block =
+      ValueBytes == 0 ? radix_sort::keys_block
+                      : (pairs32 ? radix_sort::pairs32_block : radix_sort::pairs_block);
   static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
   static constexpr std::size_t nominal =
       ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items;
@@ -178,8 +200,9 @@ template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
       nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
   static constexpr std::size_t most = 32 * 1024 / (block * (bytes > 4 ? bytes : 4));
   static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
-  static constexpr unsigned min_blocks =
-      ValueBytes == 0 && KeyBytes == 4 ? radix_sort::keys_min_blocks : 0;
+  static constexpr unsigned min_blocks = KeyBytes == 4 && ValueBytes == 0
+                                             ? radix_sort::keys_min_blocks
+                                             : (pairs32 ? radix_sort::pairs32_min_blocks : 0);
 };
 
 // Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items

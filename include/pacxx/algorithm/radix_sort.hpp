@@ -10,7 +10,9 @@
 // ceil(b / 8) passes. The passes alternate between the input and a buffer of the same
 // size from the memory pool; after an odd number of passes the result is copied back (a
 // device copy, not a launch), so it always ends where it started and every pointer or
-// view into it stays valid.
+// view into it stays valid. Values larger than policy::radix_sort::max_value_bytes go
+// by index instead: the keys are sorted with their indices, then the values gathered
+// once (two launches and a device copy more).
 //
 // Staging: the histogram kernel's loop over the passes (its count is staged) and each
 // pass's digit width (8 but for a short last pass of a bit range) are constants to the
@@ -121,8 +123,59 @@ void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
   }
 }
 
+// Moves the keys (and values) through the passes: the body of radix_sort.
+template <class K, class V, bool Descending>
+void radix_sort_moving(K *keys, V *values, std::size_t n, unsigned b, unsigned e) {
+  vector<K> keys_alt(n);
+  // No values: a null buffer (a vector of no_values would allocate n bytes).
+  vector<typename std::conditional<value_bytes<V>::value == 0, char, V>::type> values_alt(
+      value_bytes<V>::value == 0 ? 0 : n);
+  V *alt = reinterpret_cast<V *>(values_alt.data());
+  if (n <= pacxx::packed_counts<unsigned>::max_count)
+    radix_passes<K, V, Descending, unsigned>(keys, keys_alt.data(), values, alt, n, b, e);
+  else
+    radix_passes<K, V, Descending, unsigned long long>(keys, keys_alt.data(), values, alt, n, b, e);
+}
+
+// Values larger than policy::radix_sort::max_value_bytes: the keys are sorted with
+// their indices (Index: 32 bits where n allows), then the values are gathered in that
+// order into a buffer and copied back; three launches and a device copy more than
+// moving them, but the passes' stage holds 4- or 8-byte indices instead.
+template <class Index, class K, class V, bool Descending>
+void radix_sort_by_index(K *keys, V *values, std::size_t n, unsigned b, unsigned e) {
+  using P = pacxx::policy::elementwise;
+  vector<Index> index(n);
+  pacxx::kernel(
+      [](Index *index, std::size_t n) {
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) { index[i] = Index(i); });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(index.data(), n);
+  radix_sort_moving<K, Index, Descending>(keys, index.data(), n, b, e);
+  vector<V> gathered(n);
+  pacxx::kernel(
+      [](const V *values, const Index *index, V *out, std::size_t n) {
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) { out[i] = values[index[i]]; });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(values, index.data(), gathered.data(), n);
+  pacxx::detail::copy_on_device(values, gathered.data(), n * sizeof(V));
+}
+
+template <class K, class V, bool Descending>
+void radix_sort_values(K *keys, V *values, std::size_t n, unsigned b, unsigned e,
+                       std::true_type /* moved through the passes */) {
+  radix_sort_moving<K, V, Descending>(keys, values, n, b, e);
+}
+template <class K, class V, bool Descending>
+void radix_sort_values(K *keys, V *values, std::size_t n, unsigned b, unsigned e,
+                       std::false_type /* sorted by index */) {
+  if (n <= 0xffffffffull)
+    radix_sort_by_index<unsigned, K, V, Descending>(keys, values, n, b, e);
+  else
+    radix_sort_by_index<unsigned long long, K, V, Descending>(keys, values, n, b, e);
+}
+
 // Sorts n keys (and their values; V = no_values: none) stably by bits [begin_bit,
-// end_bit) of their radix order, in place (a buffer from the pool alternates with them).
+// end_bit) of their radix order, in place (buffers from the pool alternate with them).
 template <class K, class V, bool Descending>
 void radix_sort(const char *name, K *keys, V *values, std::size_t n, int begin_bit, int end_bit) {
   static_assert(pacxx::agent::is_radix_key<K>::value,
@@ -133,16 +186,10 @@ void radix_sort(const char *name, K *keys, V *values, std::size_t n, int begin_b
                        std::to_string(sizeof(K) * 8) + " bits");
   if (n <= 1 || begin_bit == end_bit)
     return;
-  vector<K> keys_alt(n);
-  // No values: a null buffer (a vector of no_values would allocate n bytes).
-  vector<typename std::conditional<value_bytes<V>::value == 0, char, V>::type> values_alt(
-      value_bytes<V>::value == 0 ? 0 : n);
-  V *alt = reinterpret_cast<V *>(values_alt.data());
-  const unsigned b = unsigned(begin_bit), e = unsigned(end_bit);
-  if (n <= pacxx::packed_counts<unsigned>::max_count)
-    radix_passes<K, V, Descending, unsigned>(keys, keys_alt.data(), values, alt, n, b, e);
-  else
-    radix_passes<K, V, Descending, unsigned long long>(keys, keys_alt.data(), values, alt, n, b, e);
+  radix_sort_values<K, V, Descending>(
+      keys, values, n, unsigned(begin_bit), unsigned(end_bit),
+      std::integral_constant<bool, value_bytes<V>::value <=
+                                       pacxx::policy::radix_sort::max_value_bytes>{});
 }
 
 } // namespace detail
