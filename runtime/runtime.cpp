@@ -49,19 +49,26 @@ loaded_configuration load_configuration() {
 
 // Scratch device memory (reduce partials), grown when needed; freed with its owner.
 struct scratch_buffer {
+  const bool host; // pinned host memory (host_scratch) rather than device memory
   void *data = nullptr;
   std::size_t bytes = 0;
-  scratch_buffer() = default;
+  explicit scratch_buffer(bool pinned = false) : host(pinned) {}
   scratch_buffer(const scratch_buffer &) = delete;
   scratch_buffer &operator=(const scratch_buffer &) = delete;
-  ~scratch_buffer() { pacxx::detail::device_free(data); }
+  ~scratch_buffer() { release(); }
+  void release() {
+    if (host)
+      pacxx::detail::host_free(data);
+    else
+      pacxx::detail::device_free(data);
+    data = nullptr;
+    bytes = 0;
+  }
   void *get(std::size_t want) {
     if (want > bytes) {
-      pacxx::detail::device_free(data);
-      data = nullptr;
-      bytes = 0;
+      release();
       std::size_t grown = want < 4096 ? 4096 : want; // small reductions share one size
-      data = pacxx::detail::device_allocate(grown);
+      data = host ? pacxx::detail::host_allocate(grown) : pacxx::detail::device_allocate(grown);
       bytes = grown;
     }
     return data;
@@ -74,7 +81,7 @@ struct queue_object {
   void *native = nullptr;
   bool owned = false;
   std::mutex scratch_mutex;
-  std::unordered_map<std::thread::id, std::unique_ptr<scratch_buffer>> scratch;
+  std::unordered_map<std::thread::id, std::unique_ptr<scratch_buffer>> scratch, host_scratch;
   std::atomic<std::uint64_t> seen_default{0}; // the default queue's work it is behind
 };
 
@@ -343,6 +350,10 @@ void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   rt::runtime::get().current().copy_on_device(dst, src, bytes, rt::enqueue_target());
 }
 
+void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
+  rt::runtime::get().current().fill_on_device(dst, byte, bytes, rt::enqueue_target());
+}
+
 void *host_allocate(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();
   bool reused = false;
@@ -361,21 +372,37 @@ void launch(const void *entry, const void *args, std::size_t size, std::size_t a
   rt::runtime::get().launches.launch(entry, args, size, align, config, rt::enqueue_target());
 }
 
-void *scratch(std::size_t bytes) {
-  // One buffer per host thread (and queue): algorithms on several threads never share it.
+namespace {
+// One buffer per host thread (and queue): algorithms on several threads never share it.
+void *scratch_of(bool host, std::size_t bytes) {
   rt::queue_object *q = rt::current_queue_object;
   if (!q) {
-    thread_local rt::scratch_buffer buffer;
-    return buffer.get(bytes);
+    thread_local rt::scratch_buffer device_buffer(false), host_buffer(true);
+    return (host ? host_buffer : device_buffer).get(bytes);
   }
   std::unique_ptr<rt::scratch_buffer> *slot;
   {
     std::lock_guard<std::mutex> lock(q->scratch_mutex);
-    slot = &q->scratch[std::this_thread::get_id()];
+    slot = &(host ? q->host_scratch : q->scratch)[std::this_thread::get_id()];
     if (!*slot)
-      *slot = std::make_unique<rt::scratch_buffer>();
+      *slot = std::make_unique<rt::scratch_buffer>(host);
   }
   return (*slot)->get(bytes);
+}
+} // namespace
+
+void *scratch(std::size_t bytes) { return scratch_of(false, bytes); }
+
+void *host_scratch(std::size_t bytes) {
+  if (!rt::runtime::get().current().kernels_write_pinned_memory())
+    return nullptr;
+  return scratch_of(true, bytes);
+}
+
+void wait_host_scratch(std::size_t bytes) {
+  rt::runtime &r = rt::runtime::get();
+  r.current().wait_queue(rt::enqueue_target());
+  r.stats.to_host += bytes;
 }
 
 // ---- Queues and events -------------------------------------------------------------

@@ -60,6 +60,8 @@ void device_free(void *p) noexcept;
 void copy_to_device(void *dst, const void *src, std::size_t bytes);
 void copy_to_host(void *dst, const void *src, std::size_t bytes); // waits for the kernels before it
 void copy_on_device(void *dst, const void *src, std::size_t bytes);
+// Sets bytes of device memory to `byte` on the current queue; returns at once.
+void fill_on_device(void *dst, unsigned char byte, std::size_t bytes);
 // Copies on the current queue that return at once (truly asynchronous with pinned
 // memory): both ends must stay valid until the queue has done them.
 void copy_to_device_async(void *dst, const void *src, std::size_t bytes);

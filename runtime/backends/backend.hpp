@@ -74,6 +74,10 @@ public:
   virtual void copy_to_host(void *dst, const void *src, std::size_t bytes, void *queue,
                             bool async) = 0;
   virtual void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) = 0;
+  // Sets `bytes` bytes of device memory to `byte`, in queue order, without waiting (no
+  // host buffer, so nothing has to stay valid): a search's result word is reset so
+  // rather than by a synchronous copy from the host.
+  virtual void fill_on_device(void *dst, unsigned char byte, std::size_t bytes, void *queue) = 0;
 
   // Whether the default queue is ordered with every queue by the driver itself (CUDA's
   // legacy stream and blocking streams); otherwise the runtime orders them with events.
@@ -122,6 +126,9 @@ public:
     throw_unsupported("pinned memory");
   }
   virtual void deallocate_host(void *p) noexcept { (void)p; }
+  // Whether kernels may write allocate_host memory through its host address (CUDA with
+  // unified addressing; OpenCL kernels reach SVM allocations only).
+  virtual bool kernels_write_pinned_memory() const { return false; }
   // The native device, context and default queue (CUdevice as an integer, CUcontext,
   // null; cl_device_id, cl_context, cl_command_queue).
   virtual void native_handles(void **device, void **context, void **queue) {

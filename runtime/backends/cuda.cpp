@@ -52,6 +52,8 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // _Y, _Z follow
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;  // _Y, _Z follow
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+constexpr int CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19;
+constexpr int CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
@@ -85,6 +87,7 @@ struct api {
   CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, std::size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync_v2)(void *, CUdeviceptr, std::size_t, CUstream);
   CUresult (*cuMemcpyDtoDAsync_v2)(CUdeviceptr, CUdeviceptr, std::size_t, CUstream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, std::size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy_v2)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -206,6 +209,7 @@ const loaded_api &load_api() {
     sym(cu.cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2");
     sym(cu.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
     sym(cu.cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync_v2");
+    sym(cu.cuMemsetD8Async, "cuMemsetD8Async");
     sym(cu.cuStreamCreate, "cuStreamCreate");
     sym(cu.cuStreamDestroy_v2, "cuStreamDestroy_v2", "cuStreamDestroy");
     sym(cu.cuStreamSynchronize, "cuStreamSynchronize");
@@ -335,6 +339,10 @@ public:
                    attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + 2, "max grid dim z")};
     shared_opt_in_limit_ = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                                      "max shared memory per block (opt-in)");
+    // With unified addressing, memory from cuMemAllocHost is mapped into the device's
+    // address space at its host address.
+    unified_addressing_ = attribute(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, "unified addressing") &&
+                          attribute(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, "can map host memory");
   }
 
   const char *backend_name() const override { return "cuda"; }
@@ -400,6 +408,16 @@ public:
     else
       check(cu_, cu_.cuMemcpyDtoDAsync_v2(dptr(dst), dptr(src), bytes, stream(queue)),
             "cuMemcpyDtoDAsync_v2");
+  }
+
+  // On the legacy default stream (null) too: an async memset there is ordered after
+  // every kernel before it and returns at once.
+  void fill_on_device(void *dst, unsigned char byte, std::size_t bytes, void *queue) override {
+    if (bytes == 0)
+      return;
+    ctx_->make_current();
+    check(cu_, cu_.cuMemsetD8Async(dptr(dst), byte, bytes, stream(queue)), "cuMemsetD8Async",
+          std::to_string(bytes) + " bytes");
   }
 
   bool default_queue_orders_all() const override { return true; }
@@ -490,6 +508,7 @@ public:
     if (p && ctx_->try_make_current())
       cu_.cuMemFreeHost(p);
   }
+  bool kernels_write_pinned_memory() const override { return unified_addressing_; }
   void native_handles(void **device, void **context, void **queue) override {
     *device = reinterpret_cast<void *>(static_cast<std::intptr_t>(ctx_->dev()));
     *context = ctx_->handle();
@@ -666,6 +685,7 @@ private:
   std::size_t memory_ = 0;
   dim3 block_limit_, grid_limit_;
   std::size_t shared_opt_in_limit_ = 0;
+  bool unified_addressing_ = false;
   std::mutex load_mutex_;
   std::mutex events_mutex_;
   std::vector<CUevent> free_events_;

@@ -137,6 +137,7 @@ struct api {
   PACXX_CL_FN(clSVMFree)
   PACXX_CL_FN(clEnqueueSVMFree)
   PACXX_CL_FN(clEnqueueSVMMemcpy)
+  PACXX_CL_FN(clEnqueueSVMMemFill)
   PACXX_CL_FN(clCreateProgramWithBinary)
   PACXX_CL_FN(clBuildProgram)
   PACXX_CL_FN(clGetProgramBuildInfo)
@@ -200,6 +201,7 @@ const loaded_api &load_api() {
     PACXX_CL_SYM(clSVMFree)
     PACXX_CL_SYM(clEnqueueSVMFree)
     PACXX_CL_SYM(clEnqueueSVMMemcpy)
+    PACXX_CL_SYM(clEnqueueSVMMemFill)
     PACXX_CL_SYM(clCreateProgramWithBinary)
     PACXX_CL_SYM(clBuildProgram)
     PACXX_CL_SYM(clGetProgramBuildInfo)
@@ -396,6 +398,13 @@ public:
   // Non-blocking is safe: both ends are device memory and the queue is in order.
   void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) override {
     memcpy_(queue, CL_FALSE, dst, src, bytes, "on device");
+  }
+  // The pattern is copied when the command is enqueued (OpenCL 2.0), so `byte` may die.
+  void fill_on_device(void *dst, unsigned char byte, std::size_t bytes, void *queue) override {
+    if (bytes == 0)
+      return;
+    check(cl_.clEnqueueSVMMemFill(q(queue), dst, &byte, 1, bytes, 0, nullptr, nullptr),
+          "clEnqueueSVMMemFill", std::to_string(bytes) + " bytes, " + name_);
   }
 
   void *create_queue() override {

@@ -207,4 +207,26 @@ TEST(Reductions, OneLaunchPerCallAndNoAllocationsAfterWarmUp) {
   EXPECT_EQ(s.device_allocations, s.pool_hits);
 }
 
+// The searches reset their result word on the device (a fill, not a copy from the
+// host), so a search moves its one result word back and nothing to the device; a
+// search that finds nothing still answers n, whatever an earlier search left there.
+TEST(Reductions, SearchesCopyOnlyTheirResultBack) {
+  const std::size_t n = big;
+  std::vector<int> h(n, 1);
+  h[n - 1] = 2;
+  gpu::vector<int> x = gpu::copy(h);
+  const Above above{1}, none{5};
+  EXPECT_EQ(gpu::find_if(x, above), n - 1); // warm-up: JIT and the scratch buffer
+  EXPECT_EQ(gpu::find_if(x, none), n);
+  pacxx::reset_stats();
+  EXPECT_EQ(gpu::find_if(x, above), n - 1);
+  EXPECT_EQ(gpu::find_if(x, none), n);
+  EXPECT_FALSE(gpu::any_of(x, none));
+  EXPECT_TRUE(gpu::all_of(x, Above{0}));
+  const auto s = counts();
+  EXPECT_EQ(s.kernel_launches, 4u);
+  EXPECT_EQ(s.bytes_to_device, 0u);
+  EXPECT_EQ(s.bytes_to_host, 4 * sizeof(std::size_t));
+}
+
 } // namespace

@@ -46,6 +46,7 @@ public:
   void copy_to_device(void *, const void *, std::size_t, void *, bool) override { unused(); }
   void copy_to_host(void *, const void *, std::size_t, void *, bool) override { unused(); }
   void copy_on_device(void *, const void *, std::size_t, void *) override { unused(); }
+  void fill_on_device(void *, unsigned char, std::size_t, void *) override { unused(); }
   std::string build_binary(const std::string &) override { return unused(), ""; }
   std::unique_ptr<pacxx::rt::loaded_kernel> load_binary(const std::string &,
                                                         const std::string &) override {

@@ -1,7 +1,8 @@
 // The tile loop of the first-match searches (device code): find, find_if, any_of,
 // all_of, none_of and equal run it. The result is the smallest i in [0, n) where
-// test(i) holds, or n, left in *found: device memory that holds n (or any larger
-// value) before the launch and that the searches lower with an atomic min.
+// test(i) holds, left in *found: device memory that holds n or any larger value before
+// the launch (kept where nothing matches) and that the searches lower with an atomic
+// min.
 //
 // Block b takes the tiles (P::block * P::items elements) b, b + blocks, ... in
 // increasing order and stops before the first tile that starts at or past a match some

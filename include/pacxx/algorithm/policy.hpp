@@ -301,6 +301,14 @@ template <class P> launch_config elementwise_grid(std::size_t n) {
 // Per-thread scratch memory on the current device, reused between calls (reduce
 // partials); grows when needed.
 void *scratch(std::size_t bytes);
+// The same in pinned host memory that kernels write directly (CUDA maps pinned memory
+// into the device's unified address space), for results the host reads once the
+// kernel is done: no device-to-host copy after the kernel (pacxx/algorithm/detail/
+// readback.hpp). Null where kernels cannot write host memory (OpenCL).
+void *host_scratch(std::size_t bytes);
+// Waits for the current queue's work, so that what its kernels wrote to host_scratch
+// memory is there, and counts `bytes` read back to the host.
+void wait_host_scratch(std::size_t bytes);
 
 } // namespace detail
 } // namespace pacxx

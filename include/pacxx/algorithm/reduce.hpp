@@ -2,6 +2,8 @@
 // with an associative, commutative op. One kernel over the fused views writes one
 // partial per block (each thread folds `items` loads per tile, then pacxx::block_reduce:
 // warp shuffles on CUDA; pacxx/agent/reduce.hpp); the host folds the partials and init.
+// On CUDA the kernel writes the partials straight into pinned host memory, so the host
+// waits for the kernel and reads them, with no copy after it (detail/readback.hpp).
 //
 // detail::reduce_blocks is the dispatch that transform_reduce, inner_product, count_if
 // and the index-carrying reductions (min_element, ...) share: element i enters the fold
@@ -17,6 +19,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/reduce.hpp"
+#include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/block/block_reduce.hpp"
 #include "pacxx/detail/filtered.hpp"
@@ -56,8 +59,16 @@ void block_partials(const V &in, std::size_t n, T *partials, Transform transform
       cfg)(in, n, partials);
 }
 
-// The block partials of the fold of T(transform(in[i], i)), copied to the host (one
-// kernel, one copy). in is a device view with n > 0 elements.
+// The grid of the partials' kernel over n > 0 elements: at most one block per tile
+// (then every block has values), at most max_blocks.
+inline pacxx::launch_config partials_grid(std::size_t n) {
+  using P = pacxx::policy::reduce;
+  return pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
+}
+
+// The block partials of the fold of T(transform(in[i], i)) in device memory (the
+// asynchronous reductions copy them to pinned memory or fold them on the device). in
+// is a device view with n > 0 elements.
 template <class T> struct partials_on_device {
   T *data;
   std::size_t blocks;
@@ -67,22 +78,20 @@ template <class T> struct partials_on_device {
 template <class T, class V, class Transform, class Fold, class Op>
 partials_on_device<T> launch_partials(const V &in, std::size_t n, Transform transform, Fold fold,
                                       Op op) {
-  using P = pacxx::policy::reduce;
-  // At most one block per tile (then every block has values), at most max_blocks.
-  pacxx::launch_config cfg =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
+  const pacxx::launch_config cfg = partials_grid(n);
   const std::size_t blocks = cfg.grid.x;
   T *partials = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
-  block_partials<P, T>(in, n, partials, transform, fold, op, cfg);
+  block_partials<pacxx::policy::reduce, T>(in, n, partials, transform, fold, op, cfg);
   return {partials, blocks};
 }
 
+// The block partials of the fold, on the host (one kernel; waits for it).
 template <class T, class V, class Transform, class Fold, class Op>
-std::vector<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
-  const partials_on_device<T> p = launch_partials<T>(in, n, transform, fold, op);
-  std::vector<T> host(p.blocks);
-  pacxx::detail::copy_to_host(host.data(), p.data, p.blocks * sizeof(T));
-  return host;
+readback<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
+  const pacxx::launch_config cfg = partials_grid(n);
+  const readback_memory<T> m(cfg.grid.x, pacxx::detail::scratch(cfg.grid.x * sizeof(T)));
+  block_partials<pacxx::policy::reduce, T>(in, n, m.kernel, transform, fold, op, cfg);
+  return readback<T>(m);
 }
 
 // init op (the fold of T(transform(x)) over rng), the partials folded on the host.
@@ -123,10 +132,9 @@ template <class T, class V, class Op> T reduce_filtered(V &in, T init, Op op) {
   const std::size_t n = pacxx::detail::device_size(pacxx::detail::filter_access<V>::base(in));
   if (n == 0)
     return init;
-  pacxx::launch_config cfg =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
-  const std::size_t blocks = cfg.grid.x;
-  maybe<T> *partials = static_cast<maybe<T> *>(pacxx::detail::scratch(blocks * sizeof(maybe<T>)));
+  const pacxx::launch_config cfg = partials_grid(n);
+  const readback_memory<maybe<T>> m(cfg.grid.x,
+                                    pacxx::detail::scratch(cfg.grid.x * sizeof(maybe<T>)));
   pacxx::kernel(
       [op](const auto &view, std::size_t n, maybe<T> *partials) {
         auto v = view;
@@ -144,11 +152,9 @@ template <class T, class V, class Op> T reduce_filtered(V &in, T init, Op op) {
         if (pacxx::Thread::get().local.x == 0)
           partials[pacxx::Block::get().index.x] = acc;
       },
-      cfg)(in, n, partials);
-  std::vector<maybe<T>> host(blocks);
-  pacxx::detail::copy_to_host(host.data(), partials, blocks * sizeof(maybe<T>));
+      cfg)(in, n, m.kernel);
   T result = init;
-  for (const maybe<T> &p : host)
+  for (const maybe<T> &p : readback<maybe<T>>(m))
     if (p.have)
       result = op(result, p.value);
   return result;

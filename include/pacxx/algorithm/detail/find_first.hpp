@@ -1,7 +1,10 @@
 // The dispatch of the first-match searches (find, find_if, any_of, all_of, none_of,
-// equal): one kernel (pacxx/agent/find.hpp) over the fused views; the index it finds is
-// copied back once. Its one word of device memory comes from the per-thread scratch
-// buffer and is set to n by a copy before the launch (no allocation, no launch).
+// equal): one kernel (pacxx/agent/find.hpp) over the fused views. Its result word and a
+// counter of finished blocks sit in the per-thread scratch buffer and are set to all
+// ones by an asynchronous fill before the launch (no allocation, no launch, and no
+// host-to-device copy, which waited for the device on every call). The last block to
+// finish hands the index to the host (detail/readback.hpp: into pinned memory on CUDA,
+// so nothing is copied after the kernel).
 #pragma once
 #include <cstddef>
 
@@ -10,7 +13,10 @@
 
 #include "pacxx/agent/find.hpp"
 #include "pacxx/algorithm/detail/functional.hpp"
+#include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/atomic.hpp"
+#include "pacxx/block/warp.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
 
@@ -22,22 +28,39 @@ template <class V, class Test> std::size_t find_first(const V &in, std::size_t n
   if (n == 0)
     return 0;
   using P = pacxx::policy::find;
-  std::size_t *found = static_cast<std::size_t *>(pacxx::detail::scratch(sizeof(std::size_t)));
-  pacxx::detail::copy_to_device(found, &n, sizeof n);
+  // The result word, the counter of finished blocks, then where the result goes where
+  // kernels cannot write host memory.
+  char *memory = static_cast<char *>(pacxx::detail::scratch(3 * sizeof(std::size_t)));
+  std::size_t *found = reinterpret_cast<std::size_t *>(memory);
+  unsigned *done = reinterpret_cast<unsigned *>(memory + sizeof(std::size_t));
+  pacxx::detail::fill_on_device(memory, 0xff, 2 * sizeof(std::size_t));
+  const readback_memory<std::size_t> result(1, memory + 2 * sizeof(std::size_t));
   pacxx::kernel(
-      [test](const auto &view, std::size_t n, std::size_t *found) {
+      [test](const auto &view, std::size_t n, std::size_t *found, unsigned *done,
+             std::size_t *result) {
         auto v = view;
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
         pacxx::agent::find_tiles<P>(
             [&](std::size_t i) -> bool { return bool(test(*(first + static_cast<D>(i)))); }, n,
             found);
+        // Every warp of the block has published its match; the last block to get here
+        // sees every block's (the fences order each block's minimum before its count).
+        pacxx::barrier();
+        if (pacxx::Thread::get().local.x == 0) {
+          pacxx::thread_fence();
+          // The counter starts at all ones: old + 1 blocks were done before this one.
+          const unsigned before = pacxx::atomic_add(done, 1u) + 1u;
+          if (before + 1 == pacxx::Grid::get().size.x) {
+            pacxx::thread_fence();
+            *result = pacxx::agent::detail::read_found(found);
+          }
+        }
       },
       pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks))(
-      in, n, found);
-  std::size_t r = n;
-  pacxx::detail::copy_to_host(&r, found, sizeof r);
-  return r;
+      in, n, found, done, result.kernel);
+  const std::size_t r = readback<std::size_t>(result)[0];
+  return r < n ? r : n; // no match: the fill's all ones
 }
 
 } // namespace detail
