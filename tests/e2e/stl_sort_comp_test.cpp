@@ -93,12 +93,35 @@ TEST(MergeSort, LargeAndLaunches) {
   gpu::stable_sort(v, by_group_then_score{});
   std::stable_sort(h.begin(), h.end(), by_group_then_score{});
   ASSERT_EQ(gpu::copy(v), h);
-  // Items are 12 bytes: tiles of 256 * 5 = 1280; 40009 of them are 32 tiles, 5 passes.
+  // One block sort of the tiles, then a partition and a merge per pass, ceil(log2(tiles))
+  // passes: 40009 items are 16 tiles of 512 * 5 (12-byte items), 4 passes.
   std::vector<Item> g = items(40009, shape::random, 78);
   gpu::vector<Item> w = gpu::copy(g);
   const auto before = pacxx_test::counts();
   gpu::sort(w, by_group_then_score{});
-  EXPECT_EQ(pacxx_test::counts().kernel_launches - before.kernel_launches, 1u + 2 * 5);
+  EXPECT_EQ(pacxx_test::counts().kernel_launches - before.kernel_launches, 1u + 2 * 4);
+  std::stable_sort(g.begin(), g.end(), by_group_then_score{});
+  EXPECT_EQ(gpu::copy(w), g);
+}
+
+// An odd number of passes starts from a block sort into the buffer, an even one in place;
+// both must end in the data: 2^p tiles (p passes) and 2^p tiles plus one element (p + 1
+// passes, the last tile partial).
+TEST(MergeSort, EveryNumberOfPassesEndsInTheData) {
+  using S = pacxx::policy::merge_sort_for<Item>::block_sort;
+  const std::size_t tile = S::block * S::items;
+  for (unsigned p = 0; p <= 4; ++p)
+    for (std::size_t n : {tile << p, (tile << p) + 1}) {
+      std::vector<Item> h = items(n, shape::random, 1000 + n);
+      gpu::vector<Item> v = gpu::copy(h);
+      const auto before = pacxx_test::counts();
+      gpu::sort(v, by_group_then_score{});
+      const std::size_t passes = n == tile << p ? p : p + 1;
+      EXPECT_EQ(pacxx_test::counts().kernel_launches - before.kernel_launches, 1 + 2 * passes)
+          << "n = " << n;
+      std::stable_sort(h.begin(), h.end(), by_group_then_score{});
+      ASSERT_EQ(gpu::copy(v), h) << "n = " << n;
+    }
 }
 
 TEST(MergeSort, OperatorLessAndProjections) {

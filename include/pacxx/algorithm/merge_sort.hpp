@@ -4,8 +4,12 @@
 // is left: a partition (one merge path search per output tile, into pooled scratch)
 // and a merge (pacxx/agent/merge.hpp: one block per output tile). So a sort of n
 // elements is 1 + 2 * ceil(log2(tiles)) launches. The passes alternate between the
-// data and a buffer from the memory pool; after an odd number of passes the result is
-// copied back (a device copy), so it ends where it started.
+// data and a buffer from the memory pool; where their number is odd the block sort
+// writes its tiles into the buffer, so that the last pass ends in the data (CUB's
+// choice of ping buffer). A device copy back after an odd number of passes moved the
+// whole array twice more: a comparator sort of 12-byte items was 0.83x / 0.87x CUB at
+// 2^25 / 2^27 (15 / 17 passes) against 0.89x / 0.93x at 2^26 / 2^28 (16 / 18) on the
+// H100, 2026-11-25 (benchmarks/results/2026-11-25-h100-stl-sort).
 #pragma once
 #include <cstddef>
 
@@ -61,28 +65,32 @@ void merge_runs(const T *in, T *out, std::size_t n, std::size_t w, Comp comp) {
 // Sorts data[0, n) stably by comp.
 template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp) {
   using P = pacxx::policy::merge_sort_for<T>;
-  constexpr std::size_t tile = P::block * P::items;
+  using S = typename P::block_sort;
+  constexpr std::size_t tile = S::block * S::items;
+  // merge_runs' output tiles must not straddle two pairs of runs.
+  static_assert(tile % (P::block * P::items) == 0,
+                "merge_sort: the sorted tile must be a whole number of merge tiles");
   if (n <= 1)
     return;
   const std::size_t tiles = pacxx::detail::ceil_div(n, tile);
+  unsigned passes = 0; // merge passes: runs of tile, 2 tile, ... elements until one
+  for (std::size_t w = tile; w < n; w *= 2)
+    ++passes;
+  vector<T> alt(passes > 0 ? n : 0);
+  // buf[p % 2] holds the runs that pass p merges; the last pass writes buf[passes % 2].
+  T *buf[2] = {passes % 2 == 1 ? alt.data() : data, passes % 2 == 1 ? data : alt.data()};
   pacxx::kernel(
-      [comp](T *data, std::size_t n) {
+      [comp](const T *in, T *out, std::size_t n) {
         const std::size_t base = pacxx::Block::get().index.x * tile;
         const std::size_t valid = n - base < tile ? n - base : tile;
-        pacxx::agent::block_sort_tile<P, T>([&](std::size_t i) -> T { return data[base + i]; },
-                                            [&](std::size_t i, const T &v) { data[base + i] = v; },
+        pacxx::agent::block_sort_tile<S, T>([&](std::size_t i) -> T { return in[base + i]; },
+                                            [&](std::size_t i, const T &v) { out[base + i] = v; },
                                             valid, comp);
       },
-      pacxx::launch_config{{tiles}, {P::block}})(data, n);
-  if (tiles == 1)
-    return;
-  vector<T> alt(n);
-  T *buf[2] = {data, alt.data()};
-  unsigned passes = 0;
-  for (std::size_t w = tile; w < n; w *= 2, ++passes)
-    merge_runs<P>(buf[passes % 2], buf[(passes + 1) % 2], n, w, comp);
-  if (passes % 2 == 1)
-    pacxx::detail::copy_on_device(data, alt.data(), n * sizeof(T));
+      pacxx::launch_config{{tiles}, {S::block}})(data, buf[0], n);
+  std::size_t w = tile;
+  for (unsigned p = 0; p < passes; ++p, w *= 2)
+    merge_runs<P>(buf[p % 2], buf[(p + 1) % 2], n, w, comp);
 }
 
 } // namespace detail

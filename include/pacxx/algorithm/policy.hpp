@@ -219,15 +219,26 @@ template <class T> struct merge_for {
   static constexpr std::size_t items = scaled_items<T, merge::items, 8>::value;
 };
 
-// The merge sort (pacxx/agent/merge_sort.hpp): tiles of block * items elements sorted
-// in a block, then merged pass by pass with the merge's tiles of the same size.
+// The merge sort (pacxx/agent/merge_sort.hpp): tiles of sort_block * items elements
+// sorted in a block, then merged pass by pass with merge tiles of block * items
+// outputs. A larger sorted tile leaves fewer global passes (each moves the whole array
+// twice); the block sort's extra round in shared memory costs less than a pass.
+// Measured on the H100 (2026-11-25, benchmarks/sort, 12-byte items with a comparator,
+// 2^24 / 2^26 / 2^28, us): sort_block 256 2823 / 11771 / 52863, 512 2788 / 11668 /
+// 52512 (Thrust's stable_sort in the same process 2877 / 11807 / 53162).
 struct merge_sort {
   static constexpr std::size_t block = 256;
+  static constexpr std::size_t sort_block = 512;
   static constexpr std::size_t items = 8;
 };
 template <class T> struct merge_sort_for {
   static constexpr std::size_t block = merge_sort::block;
   static constexpr std::size_t items = scaled_items<T, merge_sort::items, 8>::value;
+  // The block sort's policy: the same items, sort_block threads.
+  struct block_sort {
+    static constexpr std::size_t block = merge_sort::sort_block;
+    static constexpr std::size_t items = merge_sort_for::items;
+  };
 };
 
 } // namespace policy
