@@ -10,7 +10,8 @@
 //                  (integer valued, so every order of additions is exact) and a user
 //                  struct with its own op
 //   sizes          0, 1, a prime, 2^20 + 3; runs of length 1, long runs, one run over
-//                  everything, runs crossing tile boundaries; a custom eq
+//                  everything, runs crossing tile boundaries; a custom eq; for
+//                  reduce_by_key runs at its own thread, warp and tile boundaries
 //   contract       outputs too small are errors, exact launch counts, every temporary
 //                  from the pool after a warm-up
 #include "test_support.hpp"
@@ -243,6 +244,86 @@ TEST(ByKey, InPlaceOnTheValues) {
   v = gpu::copy(hv);
   gpu::exclusive_scan_by_key(k, v, v, 3);
   EXPECT_EQ(gpu::copy(v), exclusive_ref(hk, hv, 3, std::equal_to<>{}, std::plus<>{}));
+}
+
+// reduce_by_key's own tile (it has a policy of its own) and the stretches its loads
+// move: a thread's `items` consecutive elements, a warp's 32 threads, the tile. Keys
+// whose runs start at, one before and one after each such boundary, runs of items - 1
+// and items + 1 elements (drifting across thread boundaries) and runs of one thread
+// each, on inputs of whole tiles and one off.
+template <class T> void reduce_by_key_at_boundaries() {
+  using P = pacxx::policy::reduce_by_key_for<gpu::detail::run_fold<T>, int>;
+  const std::size_t items = P::items, warp = 32 * items, rtile = P::block * items;
+  using Head = bool (*)(std::size_t, std::size_t, std::size_t, std::size_t);
+  const Head heads[] = {
+      [](std::size_t i, std::size_t, std::size_t w, std::size_t t) {
+        const std::size_t r = i % w;
+        return r == 0 || r == 1 || r == w - 1 || i % t == t - 1 || i % t == 1;
+      },
+      [](std::size_t i, std::size_t it, std::size_t, std::size_t) { return i % (it - 1) == 0; },
+      [](std::size_t i, std::size_t it, std::size_t, std::size_t) { return i % (it + 1) == 0; },
+      [](std::size_t i, std::size_t it, std::size_t, std::size_t) { return i % it == 0; },
+      [](std::size_t i, std::size_t it, std::size_t, std::size_t) { return i % it == it - 1; },
+  };
+  for (std::size_t n : {rtile, rtile + 1, 3 * rtile - 1, 3 * rtile}) {
+    for (std::size_t h = 0; h < sizeof heads / sizeof heads[0]; ++h) {
+      std::vector<int> hk(n);
+      int key = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        hk[i] = key += i == 0 || heads[h](i, items < 2 ? 2 : items, warp, rtile) ? 1 : 0;
+      const std::vector<T> hv = small_values<T>(n, 31 + n + h);
+      std::vector<int> rk;
+      std::vector<T> rv;
+      const std::size_t runs = reduce_ref(hk, hv, rk, rv, std::equal_to<>{}, std::plus<>{});
+      gpu::vector<int> k = gpu::copy(hk);
+      gpu::vector<T> v = gpu::copy(hv);
+      gpu::vector<int> ok = gpu::copy(std::vector<int>(runs + 1, -7));
+      gpu::vector<T> ov = gpu::copy(std::vector<T>(runs + 1, T(7)));
+      ASSERT_EQ(gpu::reduce_by_key(k, v, ok, ov), runs) << "n = " << n << ", pattern " << h;
+      rk.push_back(-7);
+      rv.push_back(T(7));
+      ASSERT_EQ(gpu::copy(ok), rk) << "keys, n = " << n << ", pattern " << h;
+      ASSERT_EQ(gpu::copy(ov), rv) << "values, n = " << n << ", pattern " << h;
+
+      // The same through a view of the keys (keys * 3, equal where the keys are).
+      gpu::vector<int> ok3(runs);
+      ASSERT_EQ(gpu::reduce_by_key(k | view::transform([](int x) { return 3 * x; }), v, ok3, ov),
+                runs);
+      std::vector<int> rk3(rk.begin(), rk.end() - 1);
+      for (int &x : rk3)
+        x *= 3;
+      ASSERT_EQ(gpu::copy(ok3), rk3) << "key view, n = " << n << ", pattern " << h;
+    }
+  }
+}
+
+TEST(ByKey, ReduceByKeyRunsAtThreadWarpAndTileBoundaries) {
+  reduce_by_key_at_boundaries<int>();    // 8-byte folds: 8 items per thread
+  reduce_by_key_at_boundaries<double>(); // 16-byte folds: 4 items per thread
+}
+
+// Outputs too small by a lot, at a size of many tiles: the error comes after the pass,
+// the runs that fit are written (their slots end mid-tile) and nothing past them.
+TEST(ByKey, ReduceByKeyCapacityEndsMidTile) {
+  const std::size_t n = pacxx_test::big;
+  const std::vector<int> hk = run_keys(n, 21, 6), hv = pacxx_test::ints(n, 22, -9, 9);
+  std::vector<int> rk, rv;
+  const std::size_t runs = reduce_ref(hk, hv, rk, rv, std::equal_to<>{}, std::plus<>{});
+  gpu::vector<int> k = gpu::copy(hk), v = gpu::copy(hv);
+  for (bool keys_short : {true, false}) {
+    const std::size_t fit = runs / 3 + 5; // the outputs' slots: fit, plus guards
+    gpu::vector<int> ok = gpu::copy(std::vector<int>(keys_short ? fit + 1 : runs + 1, -7));
+    gpu::vector<int> ov = gpu::copy(std::vector<int>(keys_short ? runs + 1 : fit + 1, -7));
+    auto ok_fit = ok | view::take(keys_short ? fit : runs);
+    auto ov_fit = ov | view::take(keys_short ? runs : fit);
+    EXPECT_THROW(gpu::reduce_by_key(k, v, ok_fit, ov_fit), pacxx::error);
+    std::vector<int> ek(rk.begin(), rk.begin() + std::ptrdiff_t(keys_short ? fit : runs)),
+        ev(rv.begin(), rv.begin() + std::ptrdiff_t(keys_short ? runs : fit));
+    ek.push_back(-7);
+    ev.push_back(-7);
+    EXPECT_EQ(gpu::copy(ok), ek) << (keys_short ? "keys short" : "values short");
+    EXPECT_EQ(gpu::copy(ov), ev) << (keys_short ? "keys short" : "values short");
+  }
 }
 
 TEST(ByKey, SizesAreChecked) {

@@ -16,18 +16,49 @@
 namespace pacxx {
 namespace agent {
 
+// The block-wide part of a scan over blocked items, for callers that load their tile
+// themselves (reduce_by_key computes its items from keys and values it holds): `total`
+// is the thread's aggregate of its items of tile `tile`. Returns the value before the
+// thread's first item (the tile's prefix from the look-back, init and the threads
+// before it folded in); has_prefix is false only for the first thread of tile 0 of an
+// inclusive scan, which has nothing before it, and the return value is then undefined.
+// Every thread of the block must call it (it has barriers).
+template <class P, class T, bool Exclusive, class Op>
+__attribute__((always_inline)) inline T scan_tile_prefix(const T &total, std::size_t tile,
+                                                         const tile_state<T> &state, Op op, T init,
+                                                         bool &has_prefix) {
+  block_scan<T, P::block> scan;
+  // Tile 0 has no look-back: its callback publishes its inclusive prefix and returns
+  // init, and an inclusive scan's tile 0 uses the scan within the block alone. One
+  // scan call for every tile keeps the barriers out of tile-dependent branches.
+  auto prefix_of = [&](const T &aggregate) -> T {
+    if (tile == 0) {
+      if (warp::lane() == 0)
+        state.publish_inclusive(0, Exclusive ? op(init, aggregate) : aggregate);
+      return init;
+    }
+    lookback_prefix<T, Op> lookback{state, tile, op, P::lookback_delay_ns};
+    return lookback(aggregate);
+  };
+  T before;
+  T prefix = scan.exclusive_with_prefix(total, op, prefix_of, before);
+  has_prefix = Exclusive || tile != 0 || Thread::get().local.x != 0;
+  if (!Exclusive && tile == 0)
+    prefix = before;
+  return prefix;
+}
+
 // The tile's part of a scan: takes the next tile, loads it through `exchange` and scans
 // it with the prefix from the look-back. On return inc[k] is the inclusive scan at the
 // thread's item k (prefix and init included), prefix the value before its first item
-// (has_prefix false only for the first thread of tile 0 of an inclusive scan, which
-// has nothing before it), and base/valid the tile's first element and length.
+// (has_prefix as scan_tile_prefix's), and base/valid the tile's first element and
+// length.
 template <class P, class T, bool Exclusive, class Load, class Op>
 __attribute__((always_inline)) inline void
 scan_tile_items(Load &&load, std::size_t n, const tile_state<T> &state, Op op, T init,
                 block_exchange<T, P::block, P::items> &exchange, T (&inc)[P::items], T &prefix,
                 bool &has_prefix, std::size_t &base, std::size_t &valid) {
-  constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
-  block_scan<T, B> scan;
+  constexpr std::size_t I = P::items, tile_size = P::block * I;
   const std::size_t tile = tile_order(state);
   base = tile * tile_size;
   const std::size_t l = Thread::get().local.x;
@@ -43,24 +74,7 @@ scan_tile_items(Load &&load, std::size_t n, const tile_state<T> &state, Op op, T
   for (std::size_t k = 1; k < I; ++k)
     if (k < mine)
       total = op(total, items[k]);
-
-  // Tile 0 has no look-back: its callback publishes its inclusive prefix and returns
-  // init, and an inclusive scan's tile 0 uses the scan within the block alone. One
-  // scan call for every tile keeps the barriers out of tile-dependent branches.
-  auto prefix_of = [&](const T &aggregate) -> T {
-    if (tile == 0) {
-      if (warp::lane() == 0)
-        state.publish_inclusive(0, Exclusive ? op(init, aggregate) : aggregate);
-      return init;
-    }
-    lookback_prefix<T, Op> lookback{state, tile, op, P::lookback_delay_ns};
-    return lookback(aggregate);
-  };
-  T before;
-  prefix = scan.exclusive_with_prefix(total, op, prefix_of, before);
-  has_prefix = Exclusive || tile != 0 || l != 0;
-  if (!Exclusive && tile == 0)
-    prefix = before;
+  prefix = scan_tile_prefix<P, T, Exclusive>(total, tile, state, op, init, has_prefix);
 
   // The items again, from the exchange's shared memory: holding 24 of them in registers
   // through the block scan and the look-back took the scan kernel from 64 registers to
@@ -100,32 +114,6 @@ __attribute__((always_inline)) inline void scan_tile(Load &&load, Store &&store,
   }
   // load_blocked ended with a barrier: the exchange's memory is free again.
   exchange.store_blocked(out, valid, [&](std::size_t i, const T &v) { store(base + i, v); });
-}
-
-// One tile of an inclusive scan whose results are consumed where they are computed, in
-// the thread's own (blocked) order: step(i, before, after) for each element i of the
-// tile, `before` the scan up to i - 1 (init for the input's first element) and `after`
-// up to i. For outputs written sparsely (reduce
-// by key writes at run boundaries), where an exchange would buy no coalescing.
-template <class P, class T, class Load, class Step, class Op>
-__attribute__((always_inline)) inline void scan_tile_steps(Load &&load, Step &&step, std::size_t n,
-                                                           const tile_state<T> &state, Op op,
-                                                           T init) {
-  constexpr std::size_t I = P::items;
-  block_exchange<T, P::block, I> exchange;
-  T inc[I], prefix;
-  bool has_prefix;
-  std::size_t base, valid;
-  scan_tile_items<P, T, false>(load, n, state, op, init, exchange, inc, prefix, has_prefix, base,
-                               valid);
-  const std::size_t first = base + Thread::get().local.x * I;
-  T before = has_prefix ? prefix : init;
-#pragma unroll
-  for (std::size_t k = 0; k < I; ++k) {
-    if (first + k < base + valid)
-      step(first + k, before, inc[k]);
-    before = inc[k];
-  }
 }
 
 } // namespace agent

@@ -84,14 +84,17 @@ template <class T> struct scan_for {
 // of 1-15, float values, so 8-byte run folds) at 2^20 / 2^24 / 2^28: scan_for's 128
 // threads x 12 items 16.6 / 118.8 / 1683 us, 128 x 8 14.4 / 119.4 / 1766, 128 x 10
 // 16.4 / 125.6 / 1851, 256 x 12 15.3 / 117.0 / 1668, 256 x 8 14.0 / 114.6 / 1673.
-// `items` shrinks with larger folds as scan_for's does.
+// `items` shrinks with larger folds as scan_for's does, and with larger keys: the keys
+// pass through an exchange of their own (a second tile of shared memory) once each.
 struct reduce_by_key {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 8;
 };
-template <class R> struct reduce_by_key_for {
+template <class R, class K = R> struct reduce_by_key_for {
   static constexpr std::size_t block = reduce_by_key::block;
-  static constexpr std::size_t items = scaled_items<R, reduce_by_key::items, 8>::value;
+  static constexpr std::size_t by_fold = scaled_items<R, reduce_by_key::items, 8>::value;
+  static constexpr std::size_t by_key = scaled_items<K, reduce_by_key::items, 8>::value;
+  static constexpr std::size_t items = by_fold < by_key ? by_fold : by_key;
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
 };
 

@@ -14,6 +14,20 @@
 // 16-byte word per tile on CUDA (a 12-byte pair with head and tail flags took 3.3x
 // CUB's time at 2^28, benchmarks/results/2026-11-23-h100-stl).
 //
+// The tile as CUB's AgentReduceByKey: the keys are loaded once each, blocked (a warp's
+// coalesced loads turned around in shared memory, pacxx::block_exchange), and the heads
+// found in registers: a thread's item j > 0 against its item j - 1, its first against
+// the previous lane's last (a shuffle), a warp's first lane's (every thread's where a
+// warp is one thread) against one key it loads. Then the values, blocked the same way;
+// the thread folds its items, the block scan with the look-back
+// (agent::scan_tile_prefix) gives it the pair before its first item, and it walks its
+// items again. Indices within the tile are 32-bit. The kernel this replaced went
+// through the scan's generic tile: two global key loads per element for its head, the
+// (value, count) pairs through shared memory twice, the key reloaded from global memory
+// at each head and 64-bit index tests per element (ncu, H100, 2^28: 54.6 M warp
+// instructions against CUB's 32.1 M, 0.86x CUB's speed; ptxas -v, sm_90, int keys and
+// float values: 42 registers then, 36 now).
+//
 // keys and values are any device ranges (views fused into the loads; values needs at
 // least as many elements as keys); out_keys and out_values gpu::vectors or writable
 // views over them. Outputs with fewer elements than runs are a pacxx::error, thrown
@@ -33,6 +47,8 @@
 #include "pacxx/agent/scan.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
+#include "pacxx/block/block_exchange.hpp"
+#include "pacxx/block/warp.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
@@ -72,7 +88,7 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu::reduce_by_key: the values' type must be device copyable");
   using R = detail::run_fold<T>;
-  using P = pacxx::policy::reduce_by_key_for<R>;
+  using P = pacxx::policy::reduce_by_key_for<R, ranges::range_value_t<decltype(keys)>>;
   const std::size_t n = pacxx::detail::device_size(keys);
   detail::checked_size(name, "values", values, n);
   const std::size_t cap_keys = pacxx::detail::device_size(out_keys);
@@ -85,47 +101,120 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
   void *slot = nullptr;
   auto state = detail::prepare_pass<R, P>(name, n, sizeof(unsigned), &slot);
   unsigned *runs_at = static_cast<unsigned *>(slot);
+  // Run indices are below n <= 2^32 - 1, so clamping the capacities to 32 bits keeps
+  // every `run < cap` test exact.
+  const unsigned cap_keys32 = cap_keys < 0xffffffffu ? unsigned(cap_keys) : 0xffffffffu;
+  const unsigned cap_values32 = cap_values < 0xffffffffu ? unsigned(cap_values) : 0xffffffffu;
   pacxx::kernel(
       [eq, op](const auto &keys_view, const auto &values_view, const auto &out_keys_view,
-               const auto &out_values_view, std::size_t n, std::size_t cap_keys,
-               std::size_t cap_values, unsigned *runs_at, const pacxx::tile_state<R> &s) {
+               const auto &out_values_view, std::size_t n, unsigned cap_keys, unsigned cap_values,
+               unsigned *runs_at, const pacxx::tile_state<R> &s) {
+        constexpr unsigned B = P::block, I = P::items;
+        constexpr std::size_t tile_size = std::size_t(B) * I;
         auto keys = keys_view;
         auto values = values_view;
         auto out_keys = out_keys_view;
         auto out_values = out_values_view;
-        auto key = ranges::begin(keys);
-        auto value = ranges::begin(values);
-        auto key_out = ranges::begin(out_keys);
-        auto value_out = ranges::begin(out_values);
+        using KT = ranges::range_value_t<decltype(keys)>;
         using DK = ranges::range_difference_t<decltype(keys)>;
         using DV = ranges::range_difference_t<decltype(values)>;
         using DOK = ranges::range_difference_t<decltype(out_keys)>;
         using DOV = ranges::range_difference_t<decltype(out_values)>;
-        auto load = [&](std::size_t i) -> R {
-          const std::size_t before = i == 0 ? 0 : i - 1;
-          const bool head =
-              i == 0 || !eq(*(key + static_cast<DK>(before)), *(key + static_cast<DK>(i)));
-          return R{T(*(value + static_cast<DV>(i))), head ? 1u : 0u};
-        };
-        auto step = [&](std::size_t i, const R &before, const R &after) {
-          if (after.count != before.count) { // a head: run after.count - 1 starts at i
-            const std::size_t run = after.count - 1;
-            if (run < cap_keys)
-              *(key_out + static_cast<DOK>(run)) = *(key + static_cast<DK>(i));
-            if (run != 0 && run - 1 < cap_values)
-              *(value_out + static_cast<DOV>(run - 1)) = before.value;
+        const std::size_t tile = pacxx::tile_order(s);
+        const std::size_t base = tile * tile_size;
+        const bool last_tile = n - base <= tile_size;
+        const unsigned valid = last_tile ? unsigned(n - base) : unsigned(tile_size);
+        const unsigned first = unsigned(pacxx::Thread::get().local.x) * I;
+        auto key = ranges::begin(keys) + static_cast<DK>(base);
+        auto value = ranges::begin(values) + static_cast<DV>(base);
+
+        KT k[I];
+        pacxx::block_exchange<KT, B, I> key_exchange;
+        key_exchange.load_blocked([&](std::size_t i) { return KT(*(key + static_cast<DK>(i))); },
+                                  valid, k);
+        // The key before the thread's first: the previous lane's last, or for a warp's
+        // first lane (every thread where a warp is one thread) one load of its own.
+        KT before = pacxx::warp::shuffle_up(k[I - 1], 1);
+        const bool input_first = tile == 0 && first == 0;
+        if (pacxx::warp::lane() == 0 && first < valid && !input_first)
+          before = KT(*(key + (static_cast<DK>(first) - 1)));
+        bool head[I];
+        head[0] = input_first || !eq(before, k[0]);
+#pragma unroll
+        for (unsigned j = 1; j < I; ++j)
+          head[j] = !eq(k[j - 1], k[j]);
+        unsigned heads = 0; // bit j: head[j], one register through the scan
+#pragma unroll
+        for (unsigned j = 0; j < I; ++j)
+          heads |= unsigned(head[j]) << j;
+
+        T v[I];
+        pacxx::block_exchange<T, B, I> value_exchange;
+        value_exchange.load_blocked([&](std::size_t i) { return T(*(value + static_cast<DV>(i))); },
+                                    valid, v);
+        // The thread's fold: over all I items, also those past the end of the last tile
+        // (copies of its first element): only the prefixes of threads that hold no element
+        // after them, and the last tile's aggregate, which no tile reads, depend on them.
+        T fold = v[0];
+#pragma unroll
+        for (unsigned j = 1; j < I; ++j)
+          fold = head[j] ? v[j] : op(fold, v[j]);
+        const R total{fold, unsigned(__builtin_popcount(heads))};
+        bool has_prefix;
+        const R prefix = pacxx::agent::scan_tile_prefix<P, R, false>(
+            total, tile, s, detail::by_segment<Op>{op}, R{T{}, 0u}, has_prefix);
+
+        // The walk over the thread's items: a head writes the key of the run it starts and
+        // the fold of the run it ends. The items again from the exchanges' shared memory
+        // (keys only at heads): with keys and values held in registers through the block
+        // scan and the look-back the kernel took 53 registers, with the keys read here 46,
+        // with both 40 (ptxas -v, sm_90, int keys and float values; 4 blocks of 256
+        // threads per multiprocessor against 6).
+        unsigned run = has_prefix ? prefix.count : 0u; // runs started before item 0
+        fold = has_prefix ? prefix.value : T{};        // of run - 1 up to here
+        auto out_key = ranges::begin(out_keys);
+        auto out_value = ranges::begin(out_values);
+        value_exchange.reload_blocked(v);
+        // Full: no element past the input's end among the items. Checked: some run the
+        // thread writes may not fit the outputs. Run - 1 of the first run is 2^32 - 1,
+        // never below the clamped cap_values.
+        auto walk = [&](auto full, auto checked) {
+    // No early exit from the loop: a `break` here left the loop rolled for 4 items
+    // ("loop not unrolled", the items indexed at run time in local memory).
+#pragma unroll
+          for (unsigned j = 0; j < I; ++j) {
+            if (!decltype(full)::value && first + j >= valid)
+              continue;
+            if (heads >> j & 1u) {
+              if (!decltype(checked)::value || run < cap_keys)
+                *(out_key + static_cast<DOK>(run)) = key_exchange.item(j);
+              if (!decltype(checked)::value || run - 1 < cap_values)
+                *(out_value + static_cast<DOV>(run - 1)) = fold;
+              ++run;
+              fold = v[j];
+            } else {
+              fold = op(fold, v[j]);
+            }
           }
-          if (i + 1 == n) {
-            if (after.count - 1 < cap_values)
-              *(value_out + static_cast<DOV>(after.count - 1)) = after.value;
-            *runs_at = after.count;
-          }
         };
-        pacxx::agent::scan_tile_steps<P, R>(load, step, n, s, detail::by_segment<Op>{op},
-                                            R{T{}, 0u});
+        // A full tile's thread writes runs run .. end - 1 and the folds of runs run - 1 ..
+        // end - 2: nearly always all within the outputs, so the walk that tests nothing per
+        // head is the common one (not for the input's first thread, which has no run - 1).
+        const unsigned end = run + total.count;
+        if (valid == tile_size && run != 0 && end <= cap_keys && end - 1 <= cap_values)
+          walk(std::true_type{}, std::false_type{});
+        else if (valid == tile_size)
+          walk(std::true_type{}, std::true_type{});
+        else
+          walk(std::false_type{}, std::true_type{});
+        if (last_tile && valid - 1 - first < I) { // the thread holds the input's last element
+          if (run - 1 < cap_values)
+            *(out_value + static_cast<DOV>(run - 1)) = fold;
+          *runs_at = run;
+        }
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
-      keys, values, out_keys, out_values, n, cap_keys, cap_values, runs_at, state);
+      keys, values, out_keys, out_values, n, cap_keys32, cap_values32, runs_at, state);
   unsigned runs = 0;
   pacxx::detail::copy_to_host(&runs, runs_at, sizeof runs);
   if (runs > cap_keys || runs > cap_values)

@@ -35,37 +35,70 @@ template <class T, std::size_t B, std::size_t I> class block_exchange {
   shared_memory<T, padded ? B * I + B * I / 32 : B * I> tile_;
   static unsigned at(unsigned i) { return padded ? i + i / 32 : i; }
 
+  // Slots as a base pointer and constant offsets where the padding allows, so that the
+  // unrolled loops address shared and global memory with immediate offsets instead of
+  // computing each index (i + i / 32, widening, a 64-bit add: 4 PTX instructions per
+  // element and exchange in reduce_by_key's kernel). A thread's blocked items lie in I
+  // consecutive slots where no padding slot falls among them: unpadded, or I divides 32.
+  static constexpr bool rows_contiguous = !padded || 32 % I == 0;
+  // Round k of a warp's coalesced accesses (element first + k * w + lane) is slot
+  // at(first + lane) + k * stride(w) where each round starts at a multiple of 32 (w a
+  // multiple of 32, as on CUDA: the padding before a round grows by w / 32 a round) or
+  // where a round is one element of a contiguous row (w 1); w is a constant after the
+  // JIT, so the tests fold.
+  static bool strided_linear(unsigned w) {
+    return !padded || w % 32 == 0 || (w == 1 && rows_contiguous);
+  }
+  static unsigned stride(unsigned w) { return padded && w % 32 == 0 ? w + w / 32 : w; }
+  // The slot of the thread's item k: row[k] (row = row_of(l)) where rows are contiguous.
+  T *row_of(unsigned l) { return tile_.data() + at(l * unsigned(I)); }
+  T &item_at(T *row, unsigned l, unsigned k) {
+    return rows_contiguous ? row[k] : tile_[at(l * unsigned(I) + k)];
+  }
+  const T &item_at(const T *row, unsigned l, unsigned k) const {
+    return rows_contiguous ? row[k] : tile_[at(l * unsigned(I) + k)];
+  }
+  // The slot of round k of the warp's coalesced accesses, from the slot of round 0.
+  T &round_at(T *round0, unsigned first, unsigned w, unsigned lane, unsigned k) {
+    return strided_linear(w) ? round0[k * stride(w)] : tile_[at(first + k * w + lane)];
+  }
+
 public:
   __attribute__((always_inline)) block_exchange() = default;
 
   // items[k] = load(l * I + k) for the tile's first `valid` elements. Slots past
   // `valid` hold load(0) (a value of the range, never uninitialised memory), so valid
-  // must be at least 1. load(i) is called with tile-relative indices.
+  // must be at least 1. load(i) is called with tile-relative indices, std::size_t so
+  // that a 64-bit address computed from one (base + i) folds the round's constant
+  // offset into the access.
   template <class Load> void load_blocked(Load &&load, std::size_t valid, T (&items)[I]) {
     const unsigned l = unsigned(Thread::get().local.x), w = warp::size(), lane = warp::lane();
     const unsigned first = (l - lane) * unsigned(I); // the warp's stretch starts here
+    const std::size_t mine = first + lane;           // the thread's element of round 0
     // All loads into registers before the first store to shared memory, which the
     // compiler may not move a global load across: I loads in flight per thread.
     T v[I];
     if (valid == B * I) {
 #pragma unroll
       for (unsigned k = 0; k < I; ++k)
-        v[k] = load(first + k * w + lane);
+        v[k] = load(mine + std::size_t(k * w));
     } else {
       const T zeroth = load(0);
 #pragma unroll
       for (unsigned k = 0; k < I; ++k) {
-        const unsigned i = first + k * w + lane;
+        const std::size_t i = mine + std::size_t(k * w);
         v[k] = i < valid ? load(i) : zeroth;
       }
     }
+    T *round0 = tile_.data() + at(first + lane);
 #pragma unroll
     for (unsigned k = 0; k < I; ++k)
-      tile_[at(first + k * w + lane)] = v[k];
+      round_at(round0, first, w, lane, k) = v[k];
     warp::sync();
+    T *row = row_of(l);
 #pragma unroll
     for (unsigned k = 0; k < I; ++k)
-      items[k] = tile_[at(l * I + k)];
+      items[k] = item_at(row, l, k);
     warp::sync(); // the warp's stretch may be reused
   }
 
@@ -80,9 +113,17 @@ public:
   // need not keep them in registers through it.
   void reload_blocked(T (&items)[I]) const {
     const unsigned l = unsigned(Thread::get().local.x);
+    const T *row = tile_.data() + at(l * unsigned(I));
 #pragma unroll
     for (unsigned k = 0; k < I; ++k)
-      items[k] = tile_[at(l * I + k)];
+      items[k] = item_at(row, l, k);
+  }
+
+  // The thread's item k of the last load_blocked, from the same shared memory (as
+  // reload_blocked): for a caller that needs only a few of them, where it needs them.
+  T item(unsigned k) const {
+    const unsigned l = unsigned(Thread::get().local.x);
+    return item_at(tile_.data() + at(l * unsigned(I)), l, k);
   }
 
   // store(i, value) for tile-relative i in [0, valid), from the blocked items, a warp's
@@ -90,20 +131,23 @@ public:
   template <class Store> void store_blocked(const T (&items)[I], std::size_t valid, Store &&store) {
     const unsigned l = unsigned(Thread::get().local.x), w = warp::size(), lane = warp::lane();
     const unsigned first = (l - lane) * unsigned(I);
+    const std::size_t mine = first + lane;
+    T *row = row_of(l);
 #pragma unroll
     for (unsigned k = 0; k < I; ++k)
-      tile_[at(l * I + k)] = items[k];
+      item_at(row, l, k) = items[k];
     warp::sync();
+    T *round0 = tile_.data() + at(first + lane);
     if (valid == B * I) {
 #pragma unroll
       for (unsigned k = 0; k < I; ++k)
-        store(first + k * w + lane, tile_[at(first + k * w + lane)]);
+        store(mine + std::size_t(k * w), round_at(round0, first, w, lane, k));
     } else {
 #pragma unroll
       for (unsigned k = 0; k < I; ++k) {
-        const unsigned i = first + k * w + lane;
+        const std::size_t i = mine + std::size_t(k * w);
         if (i < valid)
-          store(i, tile_[at(i)]);
+          store(i, round_at(round0, first, w, lane, k));
       }
     }
     // No synchronisation after: a warp that writes this exchange's memory again (another
