@@ -37,12 +37,13 @@ namespace detail {
 // (tile element l * I + k) is kept. The block scans the threads' counts with the tile's
 // offset from the look-back, stages the kept items (and for Partition the rejected ones)
 // in output order in `stage` (B * I elements of shared memory) and stores them from
-// there, a block-width apart.
+// there, a block-width apart. The input's last tile writes the number selected in all
+// to *selected_total.
 template <class P, class U, bool Partition, class C, class Store, class Rejected>
 __attribute__((always_inline)) inline void
 select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *stage, Store &store,
                Rejected &rejected, std::size_t tile, std::size_t base, std::size_t valid,
-               const tile_state<C> &state) {
+               std::size_t n, const tile_state<C> &state, C *selected_total) {
   constexpr std::size_t B = P::block, I = P::items;
   block_scan<C, B> scan;
   shared_memory<C, 2> bounds;
@@ -71,6 +72,8 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
     bounds[1] = offset + count;
   barrier();
   const C prefix = bounds[0], total = bounds[1] - prefix;
+  if (l == 0 && base + valid == n)
+    *selected_total = prefix + total;
 
   // Stage in output order: the selected items at [0, total), then (Partition) the
   // rejected ones at [total, valid).
@@ -102,11 +105,13 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
 //
 // load(i, U &v) -> bool: whether element i is selected; sets v to its value where it is
 // (and, for Partition, everywhere). store(j, v): the selected element of rank j;
-// rejected(j, v): the rejected element of rank j (Partition only).
+// rejected(j, v): the rejected element of rank j (Partition only). The input's last
+// tile writes the number selected to *selected_total (for the host: one word, which may
+// be pinned host memory, pacxx/algorithm/detail/readback.hpp).
 template <class P, class U, bool Partition, class C, class Load, class Store, class Rejected>
-__attribute__((always_inline)) inline void select_tile(Load &&load, Store &&store,
-                                                       Rejected &&rejected, std::size_t n,
-                                                       const tile_state<C> &state) {
+__attribute__((always_inline)) inline void
+select_tile(Load &&load, Store &&store, Rejected &&rejected, std::size_t n,
+            const tile_state<C> &state, C *selected_total) {
   constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
   shared_memory<U, tile_size> stage;
   const std::size_t tile = tile_order(state), base = tile * tile_size;
@@ -124,7 +129,7 @@ __attribute__((always_inline)) inline void select_tile(Load &&load, Store &&stor
       selected[k] = l * I + k < valid && load(first + k, items[k]);
   }
   detail::select_scatter<P, U, Partition>(items, selected, stage.data(), store, rejected, tile,
-                                          base, valid, state);
+                                          base, valid, n, state, selected_total);
 }
 
 // select_tile for a selection that depends on each element's value alone: value(i) ->
@@ -138,7 +143,7 @@ template <class P, class U, bool Partition, class C, class Value, class Test, cl
           class Rejected>
 __attribute__((always_inline)) inline void
 select_tile_values(Value &&value, Test &&test, Store &&store, Rejected &&rejected, std::size_t n,
-                   const tile_state<C> &state) {
+                   const tile_state<C> &state, C *selected_total) {
   constexpr std::size_t B = P::block, I = P::items, tile_size = B * I;
   block_exchange<U, B, I> exchange;
   const std::size_t tile = tile_order(state), base = tile * tile_size;
@@ -153,7 +158,7 @@ select_tile_values(Value &&value, Test &&test, Store &&store, Rejected &&rejecte
   // The stage reuses the exchange's memory: select_scatter writes it only after its
   // block scan's barriers, when every warp has read its items.
   detail::select_scatter<P, U, Partition>(items, selected, exchange.data(), store, rejected, tile,
-                                          base, valid, state);
+                                          base, valid, n, state, selected_total);
 }
 
 } // namespace agent

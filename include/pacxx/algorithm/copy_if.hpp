@@ -32,6 +32,7 @@
 
 #include "pacxx/agent/select.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/block/block_reduce.hpp"
 #include "pacxx/detail/filtered.hpp"
@@ -116,13 +117,15 @@ template <class Eq> struct select_unique {
   }
 };
 
-// Device memory of one compaction: the tiles' state and the count kernel's partials
+// Device memory of one compaction: the tiles' state, the count kernel's partials
 // (64-bit: their sum on the host may exceed 32 bits only where C is 64 bits, but one
-// type keeps one count kernel per selector).
+// type keeps one count kernel per selector) and the pass's count of selected elements,
+// where the results cannot go to pinned host memory (detail/readback.hpp).
 template <class C> struct select_memory {
   pacxx::tile_state<C> state;
   std::size_t tiles;
   unsigned long long *partials;
+  C *selected;
   pacxx::launch_config count_grid;
 };
 template <class P, class C> select_memory<C> select_setup(const char *name, std::size_t n) {
@@ -135,10 +138,12 @@ template <class P, class C> select_memory<C> select_setup(const char *name, std:
   pacxx::launch_config cfg =
       pacxx::detail::grid_for(pacxx::detail::ceil_div(n, R::items), R::block, R::max_blocks);
   const std::size_t state_bytes = (pacxx::tile_state<C>::bytes(tiles) + 15) / 16 * 16;
+  const std::size_t partials_bytes = cfg.grid.x * sizeof(unsigned long long);
   char *mem = static_cast<char *>(
-      pacxx::detail::scratch(state_bytes + cfg.grid.x * sizeof(unsigned long long)));
+      pacxx::detail::scratch(state_bytes + partials_bytes + sizeof(unsigned long long)));
   return {pacxx::tile_state<C>::at(mem, tiles), tiles,
-          reinterpret_cast<unsigned long long *>(mem + state_bytes), cfg};
+          reinterpret_cast<unsigned long long *>(mem + state_bytes),
+          reinterpret_cast<C *>(mem + state_bytes + partials_bytes), cfg};
 }
 
 // The tiny kernel that clears the tiles' state (detail/clear_tiles.hpp).
@@ -146,13 +151,14 @@ template <class C> void clear_tiles(const select_memory<C> &m) {
   gpu::detail::clear_tiles(m.state, m.tiles);
 }
 
-// The number of selected elements (one kernel, which also clears the tiles' state, and
-// a copy of the blocks' counts to the host).
+// The number of selected elements (one kernel, which also clears the tiles' state; the
+// blocks' counts read on the host).
 template <class V, class Sel, class C>
 unsigned long long count_selected(const V &view, std::size_t n, Sel sel,
                                   const select_memory<C> &m) {
   using Q = unsigned long long;
   using P = pacxx::policy::reduce;
+  const readback_memory<Q> partials(m.count_grid.grid.x, m.partials);
   pacxx::kernel(
       [sel](const auto &view, std::size_t n, const pacxx::tile_state<C> &s, std::size_t clear,
             Q *partials) {
@@ -172,11 +178,9 @@ unsigned long long count_selected(const V &view, std::size_t n, Sel sel,
         if (pacxx::Thread::get().local.x == 0)
           partials[pacxx::Block::get().index.x] = c;
       },
-      m.count_grid)(view, n, m.state, m.tiles + 1, m.partials);
-  std::vector<Q> host(m.count_grid.grid.x);
-  pacxx::detail::copy_to_host(host.data(), m.partials, host.size() * sizeof(Q));
+      m.count_grid)(view, n, m.state, m.tiles + 1, partials.kernel);
   Q total = 0;
-  for (Q c : host)
+  for (Q c : readback<Q>(partials))
     total += c;
   return total;
 }
@@ -187,17 +191,17 @@ unsigned long long count_selected(const V &view, std::size_t n, Sel sel,
 template <class P, class U, bool Partition, class Src, class Sel, class Store, class Rej, class C>
 __attribute__((always_inline)) inline void
 select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::size_t n,
-               const pacxx::tile_state<C> &s, std::true_type) {
+               const pacxx::tile_state<C> &s, C *total, std::true_type) {
   pacxx::agent::select_tile_values<P, U, Partition>([&](std::size_t i) -> U { return src.get(i); },
                                                     [&](const U &x) -> bool { return sel.test(x); },
-                                                    store, reject, n, s);
+                                                    store, reject, n, s, total);
 }
 template <class P, class U, bool Partition, class Src, class Sel, class Store, class Rej, class C>
 __attribute__((always_inline)) inline void
 select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::size_t n,
-               const pacxx::tile_state<C> &s, std::false_type) {
+               const pacxx::tile_state<C> &s, C *total, std::false_type) {
   pacxx::agent::select_tile<P, U, Partition>(
-      [&](std::size_t i, U &x) -> bool { return sel(src, i, x); }, store, reject, n, s);
+      [&](std::size_t i, U &x) -> bool { return sel(src, i, x); }, store, reject, n, s, total);
 }
 
 // The pass (the tile state must be clear): selected elements to out in order, and with
@@ -205,9 +209,10 @@ select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::s
 template <class P, bool Partition, class V, class Sel, class Out, class Rej, class C>
 C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
               const select_memory<C> &m) {
+  const readback_memory<C> total(1, m.selected);
   pacxx::kernel(
       [sel](const auto &in_view, const auto &out_view, const auto &rej_view, std::size_t n,
-            const pacxx::tile_state<C> &s) {
+            const pacxx::tile_state<C> &s, C *total) {
         auto v = in_view;
         auto out = out_view;
         auto rej = rej_view;
@@ -222,12 +227,10 @@ C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &
         using values_first =
             std::integral_constant<bool, (tests_values<Sel>::value &&
                                           !pacxx::detail::is_filtered<decltype(v)>::value)>;
-        select_tile_of<P, U, Partition>(src, sel, store, reject, n, s, values_first{});
+        select_tile_of<P, U, Partition>(src, sel, store, reject, n, s, total, values_first{});
       },
-      pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state);
-  unsigned char last[pacxx::tile_state<C>::inclusive_bytes];
-  pacxx::detail::copy_to_host(last, m.state.inclusive_at(m.tiles - 1), sizeof last);
-  return pacxx::tile_state<C>::inclusive_from(last);
+      pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state, total.kernel);
+  return readback<C>(total)[0];
 }
 
 // Runs a compaction of source view `in` (n indices) into the device view out of m

@@ -9,7 +9,7 @@
 // (keys[i - 1] and keys[i] differ); at i the scan holds the run index + 1 and the fold
 // of the run up to i. A run's head writes its key and, from the scan just before it,
 // the previous run's value; the last element writes the last run's value and the number
-// of runs, which is read back (one small copy). One launch plus the tiny clear of the
+// of runs, which the host reads (no copy on CUDA). One launch plus the tiny clear of the
 // tiles' state. The pair is all the look-back carries: 8 bytes for 4-byte values, one
 // 16-byte word per tile on CUDA (a 12-byte pair with head and tail flags took 3.3x
 // CUB's time at 2^28, benchmarks/results/2026-11-23-h100-stl).
@@ -45,6 +45,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/scan.hpp"
+#include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
 #include "pacxx/block/block_exchange.hpp"
@@ -100,7 +101,9 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
                        " elements, more than its 32-bit run count holds");
   void *slot = nullptr;
   auto state = detail::prepare_pass<R, P>(name, n, sizeof(unsigned), &slot);
-  unsigned *runs_at = static_cast<unsigned *>(slot);
+  // The number of runs, written by the thread that holds the last element: into pinned
+  // host memory where the device writes it (detail/readback.hpp), else into the slot.
+  const detail::readback_memory<unsigned> runs_at(1, slot);
   // Run indices are below n <= 2^32 - 1, so clamping the capacities to 32 bits keeps
   // every `run < cap` test exact.
   const unsigned cap_keys32 = cap_keys < 0xffffffffu ? unsigned(cap_keys) : 0xffffffffu;
@@ -214,9 +217,8 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
         }
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
-      keys, values, out_keys, out_values, n, cap_keys32, cap_values32, runs_at, state);
-  unsigned runs = 0;
-  pacxx::detail::copy_to_host(&runs, runs_at, sizeof runs);
+      keys, values, out_keys, out_values, n, cap_keys32, cap_values32, runs_at.kernel, state);
+  const unsigned runs = detail::readback<unsigned>(runs_at)[0];
   if (runs > cap_keys || runs > cap_values)
     throw pacxx::error(std::string(name) + ": " + std::to_string(runs) + " runs, out_keys has " +
                        std::to_string(cap_keys) + " elements, out_values " +

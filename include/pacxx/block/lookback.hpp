@@ -102,29 +102,6 @@ template <class T> struct tile_state {
   // pass is ready once they are zero; a type-independent clear kernel may zero them).
   static std::size_t clear_words(std::size_t tiles) { return (16 + status_bytes(tiles)) / 4; }
 
-  // Host: where the published inclusive prefix of a tile can be read once the pass is
-  // over (copy inclusive_bytes from inclusive_at(tile) to the host, then
-  // inclusive_from(those bytes)).
-  static constexpr std::size_t inclusive_bytes = packed   ? sizeof(unsigned long long)
-                                                 : paired ? 16
-                                                          : sizeof(detail::word_slot<T>);
-  const void *inclusive_at(std::size_t tile) const {
-    return packed   ? static_cast<const void *>(words + tile)
-           : paired ? static_cast<const void *>(pairs + tile)
-                    : static_cast<const void *>(inclusive + tile);
-  }
-  static T inclusive_from(const void *bytes) {
-    T v;
-    const char *b = static_cast<const char *>(bytes);
-    if (packed)
-      std::memcpy(&v, b + 4, packed_bytes); // the high word of a little-endian u64
-    else if (paired)
-      std::memcpy(&v, b + 8, pair_bytes);
-    else
-      std::memcpy(&v, b, sizeof(T));
-    return v;
-  }
-
   // Device: clears entry i of [0, tiles]: the status of tile i, or (i == tiles) the
   // counter.
   void clear(std::size_t i, std::size_t tiles) const {
