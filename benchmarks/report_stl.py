@@ -34,6 +34,7 @@ MIB = 1 << 20
 
 # (family pattern, baseline, bound, smallest size, what the issue asks)
 GOALS = [
+    (r'sum', 'cub', 1.0, 0, 'reduce >= CUB DeviceReduce, every size 2^16..2^28'),
     (r'(inclusive|exclusive)_(float|int)', 'cub', 0.95, MIB, 'scan >= 0.95x CUB DeviceScan, 2^20 and above'),
     (r'(inclusive|exclusive)_(float|int)', 'thrust', 1.0, 0, 'scan >= Thrust, every size'),
     (r'transform_scan', 'thrust', 1.5, 0, 'scan with transforms >= 1.5x Thrust transform_inclusive_scan + transform'),

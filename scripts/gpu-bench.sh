@@ -31,10 +31,16 @@ jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
 python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
 fi
 # The parallel STL (issues 9 and 10): each program that the package has, then its report.
+# Repetitions interleaved at random, except for sort, which keeps one data set of up to
+# 2^28 elements alive at a time: small sizes were bimodal on the H100 (about 14.5 or
+# 20.5 us a call, the mode held for hundreds of calls), and interleaving spreads the
+# modes over every benchmark's repetitions (benchmarks/results/2026-11-25-h100-reductions).
 stl_jsons=()
 for prog in $progs; do
   [ -x "$bin/$prog" ] || continue
-  "$bin/$prog" "${common[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
+  interleave=(--benchmark_enable_random_interleaving=true)
+  [ "$prog" = sort ] && interleave=()
+  "$bin/$prog" "${common[@]}" "${interleave[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
   stl_jsons+=("$out/$prog.json")
 done
 [ ${#stl_jsons[@]} -eq 0 ] || python3 "$here/report_stl.py" "$out" "${stl_jsons[@]}"
