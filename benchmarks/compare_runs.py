@@ -9,21 +9,15 @@ Names are '<family>_<variant>/<n>/real_time' (as report_stl.py reads them); --fi
 keeps the names whose '<family>_<variant>' part matches. Written for the variants that
 benchmarks/README.md describes (timing programs built with -D values), so that the
 figures a results README cites are printed by a program."""
-import argparse, collections, json, re, sys
+import argparse, os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_stl import load_all  # the medians, as the results pages read them
 
 
 def medians(path):
-    with open(path) as f:
-        j = json.load(f)
-    out = {}
-    for b in j['benchmarks']:
-        if b.get('run_type') == 'aggregate' and b.get('aggregate_name') != 'median':
-            continue
-        if b.get('error_occurred'):
-            continue
-        name, n = b['name'].split('/')[0], int(b['name'].split('/')[1])
-        out[(name, n)] = b['real_time']
-    return out
+    table, _ = load_all([path])
+    return {('%s_%s' % fv, n): b['real_time'] for fv, runs in table.items() for n, b in runs.items()}
 
 
 def main(argv):
