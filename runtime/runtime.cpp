@@ -47,7 +47,9 @@ loaded_configuration load_configuration() {
   return l;
 }
 
-// Scratch device memory (reduce partials), grown when needed; freed with its owner.
+// Scratch memory, grown when needed and freed with its owner: device memory (tile
+// states, partials where they are copied back) or pinned host memory that kernels
+// write (host_scratch: results the host reads without a copy).
 struct scratch_buffer {
   const bool host; // pinned host memory (host_scratch) rather than device memory
   void *data = nullptr;

@@ -1,6 +1,7 @@
 // The merge sort's dispatch (any strict weak ordering; stable): one launch sorts every
-// tile of P::block * P::items elements (pacxx/agent/merge_sort.hpp), then each pass
-// merges pairs of sorted runs of w elements, w = one tile, two, four, ..., until one run
+// tile of block_sort::block * items elements (pacxx/agent/merge_sort.hpp; policy
+// merge_sort_for), then each pass merges pairs of sorted runs of w elements in merge
+// tiles of block * items outputs, w = one sorted tile, two, four, ..., until one run
 // is left: a partition (one merge path search per output tile, into pooled scratch)
 // and a merge (pacxx/agent/merge.hpp: one block per output tile). So a sort of n
 // elements is 1 + 2 * ceil(log2(tiles)) launches. The passes alternate between the
