@@ -48,18 +48,20 @@ loaded_configuration load_configuration() {
 }
 
 // Scratch memory, grown when needed and freed with its owner: device memory (tile
-// states, partials where they are copied back) or pinned host memory that kernels
-// write (host_scratch: results the host reads without a copy).
+// states, partials where they are copied back), pinned host memory that kernels
+// write (host_scratch: results the host reads without a copy), or device memory that
+// starts as all-one bytes and that every kernel using it leaves so (ones_scratch).
+enum class scratch_kind { device, host, ones };
 struct scratch_buffer {
-  const bool host; // pinned host memory (host_scratch) rather than device memory
+  const scratch_kind kind;
   void *data = nullptr;
   std::size_t bytes = 0;
-  explicit scratch_buffer(bool pinned = false) : host(pinned) {}
+  explicit scratch_buffer(scratch_kind k) : kind(k) {}
   scratch_buffer(const scratch_buffer &) = delete;
   scratch_buffer &operator=(const scratch_buffer &) = delete;
   ~scratch_buffer() { release(); }
   void release() {
-    if (host)
+    if (kind == scratch_kind::host)
       pacxx::detail::host_free(data);
     else
       pacxx::detail::device_free(data);
@@ -70,8 +72,12 @@ struct scratch_buffer {
     if (want > bytes) {
       release();
       std::size_t grown = want < 4096 ? 4096 : want; // small reductions share one size
-      data = host ? pacxx::detail::host_allocate(grown) : pacxx::detail::device_allocate(grown);
+      data = kind == scratch_kind::host ? pacxx::detail::host_allocate(grown)
+                                        : pacxx::detail::device_allocate(grown);
       bytes = grown;
+      // On the queue of the kernels that use it, so before the first of them.
+      if (kind == scratch_kind::ones)
+        pacxx::detail::fill_on_device(data, 0xff, grown);
     }
     return data;
   }
@@ -83,7 +89,7 @@ struct queue_object {
   void *native = nullptr;
   bool owned = false;
   std::mutex scratch_mutex;
-  std::unordered_map<std::thread::id, std::unique_ptr<scratch_buffer>> scratch, host_scratch;
+  std::unordered_map<std::thread::id, std::unique_ptr<scratch_buffer>> scratch[3]; // by kind
   std::atomic<std::uint64_t> seen_default{0}; // the default queue's work it is behind
 };
 
@@ -376,30 +382,34 @@ void launch(const void *entry, const void *args, std::size_t size, std::size_t a
 
 namespace {
 // One buffer per host thread (and queue): algorithms on several threads never share it.
-void *scratch_of(bool host, std::size_t bytes) {
+void *scratch_of(rt::scratch_kind kind, std::size_t bytes) {
   rt::queue_object *q = rt::current_queue_object;
   if (!q) {
-    thread_local rt::scratch_buffer device_buffer(false), host_buffer(true);
-    return (host ? host_buffer : device_buffer).get(bytes);
+    thread_local rt::scratch_buffer buffers[3] = {rt::scratch_buffer(rt::scratch_kind::device),
+                                                  rt::scratch_buffer(rt::scratch_kind::host),
+                                                  rt::scratch_buffer(rt::scratch_kind::ones)};
+    return buffers[static_cast<int>(kind)].get(bytes);
   }
   std::unique_ptr<rt::scratch_buffer> *slot;
   {
     std::lock_guard<std::mutex> lock(q->scratch_mutex);
-    slot = &(host ? q->host_scratch : q->scratch)[std::this_thread::get_id()];
+    slot = &q->scratch[static_cast<int>(kind)][std::this_thread::get_id()];
     if (!*slot)
-      *slot = std::make_unique<rt::scratch_buffer>(host);
+      *slot = std::make_unique<rt::scratch_buffer>(kind);
   }
   return (*slot)->get(bytes);
 }
 } // namespace
 
-void *scratch(std::size_t bytes) { return scratch_of(false, bytes); }
+void *scratch(std::size_t bytes) { return scratch_of(rt::scratch_kind::device, bytes); }
 
 void *host_scratch(std::size_t bytes) {
   if (!rt::runtime::get().current().kernels_write_pinned_memory())
     return nullptr;
-  return scratch_of(true, bytes);
+  return scratch_of(rt::scratch_kind::host, bytes);
 }
+
+void *ones_scratch(std::size_t bytes) { return scratch_of(rt::scratch_kind::ones, bytes); }
 
 void wait_host_scratch(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();

@@ -75,8 +75,8 @@ public:
                             bool async) = 0;
   virtual void copy_on_device(void *dst, const void *src, std::size_t bytes, void *queue) = 0;
   // Sets `bytes` bytes of device memory to `byte`, in queue order, without waiting (no
-  // host buffer, so nothing has to stay valid): a search's result word is reset so
-  // rather than by a synchronous copy from the host.
+  // host buffer, so nothing has to stay valid): ones_scratch is set to all ones so
+  // when it is allocated (rather than by a synchronous copy from the host).
   virtual void fill_on_device(void *dst, unsigned char byte, std::size_t bytes, void *queue) = 0;
 
   // Whether the default queue is ordered with every queue by the driver itself (CUDA's

@@ -207,9 +207,10 @@ TEST(Reductions, OneLaunchPerCallAndNoAllocationsAfterWarmUp) {
   EXPECT_EQ(s.device_allocations, s.pool_hits);
 }
 
-// The searches reset their result word on the device (a fill, not a copy from the
-// host), so a search moves its one result word back and nothing to the device; a
-// search that finds nothing still answers n, whatever an earlier search left there.
+// The searches keep their result word on the device, where the last block of each
+// search sets it back for the next (no fill, no copy from the host), so a search moves
+// its one result word back and nothing to the device; a search that finds nothing still
+// answers n, whatever an earlier search found.
 TEST(Reductions, SearchesCopyOnlyTheirResultBack) {
   const std::size_t n = big;
   std::vector<int> h(n, 1);
@@ -227,6 +228,38 @@ TEST(Reductions, SearchesCopyOnlyTheirResultBack) {
   EXPECT_EQ(s.kernel_launches, 4u);
   EXPECT_EQ(s.bytes_to_device, 0u);
   EXPECT_EQ(s.bytes_to_host, 4 * sizeof(std::size_t));
+}
+
+// What a search leaves for the next is its own: algorithms in between that use scratch
+// memory (reduce's partials, a scan's tile states), searches with other grids, and
+// searches on a queue of their own (a scratch of their own) each answer as std does.
+TEST(Reductions, SearchesInterleavedWithOtherAlgorithmsAndQueues) {
+  const std::size_t n = big;
+  std::vector<int> h(n, 1);
+  h[n / 3] = 2;
+  gpu::vector<int> x = gpu::copy(h), out(n);
+  const std::vector<int> small_h(prime, 1);
+  gpu::vector<int> small = gpu::copy(small_h);
+  const Above above{1}, none{5};
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(round);
+    EXPECT_EQ(gpu::find_if(x, above), n / 3);
+    EXPECT_EQ(gpu::reduce(x, 0LL), static_cast<long long>(n) + 1);
+    EXPECT_EQ(gpu::find_if(small, above), std::size_t(prime));
+    gpu::inclusive_scan(x, out);
+    EXPECT_EQ(gpu::find_if(x, none), n);
+    EXPECT_TRUE(gpu::any_of(small, Above{0}));
+    {
+      pacxx::queue q;
+      pacxx::queue_scope on(q);
+      EXPECT_EQ(gpu::find_if(x, none), n);
+      EXPECT_EQ(gpu::find(x, 2), n / 3);
+      EXPECT_FALSE(gpu::none_of(x, above));
+    }
+    EXPECT_EQ(gpu::find(x, 2), n / 3);
+    EXPECT_FALSE(gpu::all_of(small, none));
+  }
+  EXPECT_EQ(gpu::copy(out).back(), static_cast<int>(n) + 1);
 }
 
 } // namespace

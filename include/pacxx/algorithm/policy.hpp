@@ -40,11 +40,20 @@ struct reduce {
 // ncu (H100, base clocks, 2026-11-25), 2^24 / 2^28: 8 items and 1024 blocks 28.6 / 387
 // us, 8 / 528 27.6 / 378, 8 / 396 28.8 / 383, 8 / 660 28.1 / 377, 16 / 528 28.1 / 381,
 // 16 / 264 26.8 / 369 (CUB's two kernels: 362 at 2^28), and 16 / 264 the fastest at
-// 2^20 - 2^23 too.
+// 2^20 - 2^23 too. Again once the tile loop kept positions rather than indices (end to
+// end, two runs each, 2^20 / 2^22 / 2^28, us): 16 / 264 13.4-13.8 / 15.0-15.6 / 375,
+// 8 / 528 14.2-14.8 / 16.4-17.2 / 375-376, 16 / 528 12.6-13.9 / 15.2-15.9 / 380-381.
+//
+// poll_every: a warp reads the published match every this many tiles. Every warp of
+// the grid reads the same word; any_of with no match, end to end (benchmarks/reductions,
+// H100, 2026-11-25, two runs each, 2^24 / 2^26 / 2^28): every tile 39.3 / 108.8 / 384
+// us, every 4th 38.0 / 105.5 / 377 (the sum: 34.2 / 99.6 / 362). The price: after a
+// match, up to 3 more tiles per warp, at most 3 * 264 * 4096 elements, about 5 us.
 struct find {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 16;
   static constexpr std::size_t max_blocks = 264;
+  static constexpr unsigned poll_every = 4;
 };
 
 // Items per thread for values of type T under a policy sized for `Bytes`-byte values
@@ -320,6 +329,12 @@ void *scratch(std::size_t bytes);
 // kernel is done: no device-to-host copy after the kernel (pacxx/algorithm/detail/
 // readback.hpp). Null where kernels cannot write host memory (OpenCL).
 void *host_scratch(std::size_t bytes);
+// Per-thread device memory on the current device that starts as all-one bytes, and
+// that every kernel using it must leave all ones when it finishes: state carried from
+// call to call without a fill before each (the searches' result word and counter of
+// finished blocks; the fill was a second operation on the queue, about 2 us a call on
+// the H100). At most a few hundred bytes are expected; grows when needed.
+void *ones_scratch(std::size_t bytes);
 // Waits for the current queue's work, so that what its kernels wrote to host_scratch
 // memory is there, and counts `bytes` read back to the host.
 void wait_host_scratch(std::size_t bytes);
