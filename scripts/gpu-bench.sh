@@ -14,7 +14,8 @@ export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format
 # PACXX_BENCH_ONLY=rof runs only the ROF part (issue 11) below; PACXX_BENCH_ONLY=sort
 # only the sorting program (issue 10) and its report; PACXX_BENCH_ONLY=queues only the
 # queues and futures part (issue 12); PACXX_BENCH_ONLY=stl only the parallel-STL
-# programs named in PACXX_BENCH_PROGS (default: all of them) and their report.
+# programs named in PACXX_BENCH_PROGS (default: all of them) and their report;
+# PACXX_BENCH_ONLY=cuda only stl_vs_cuda, staging on/off and the JIT overhead (report.py).
 only="${PACXX_BENCH_ONLY:-}"
 progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
@@ -24,12 +25,21 @@ if [ "$only" = sort ]; then
 elif [ "$only" != rof ] && [ "$only" != queues ]; then
 if [ "$only" != stl ]; then
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
-PACXX_STAGING=0 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx' \
-  --benchmark_out="$out/staging_off.json" --benchmark_out_format=json
+# Multi-staging on and off: processes that alternate, three of each (a process can hold
+# one mode of small-call times throughout; see report.py).
+for r in 1 2 3; do
+  for staging in 1 0; do
+    PACXX_STAGING=$staging "$bin/stl_vs_cuda" "${common[@]}" --benchmark_filter='^(dot|sum)_pacxx/' \
+      --benchmark_enable_random_interleaving=true \
+      --benchmark_out="$out/staging_$staging.$r.json" --benchmark_out_format=json
+  done
+done
 [ "${PACXX_BENCH_SKIP_JIT:-0}" = 1 ] || "$bin/jit_overhead" --benchmark_out="$out/jit_overhead.json" --benchmark_out_format=json
 jit="$out/jit_overhead.json"; [ -f "$jit" ] || jit="${PACXX_BENCH_JIT_JSON:-}"
-python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" "$out/staging_off.json" $jit
+python3 "$here/report.py" "$out" "$out/stl_vs_cuda.json" ${jit:+--jit "$jit"} \
+  --staging-on "$out"/staging_1.*.json --staging-off "$out"/staging_0.*.json
 fi
+if [ "$only" != cuda ]; then
 # The parallel STL (issues 9 and 10): each program that the package has, then its report.
 # Repetitions interleaved at random, except for sort, which keeps one data set of up to
 # 2^28 elements alive at a time: small sizes were bimodal on the H100 (about 14.5 or
@@ -44,6 +54,7 @@ for prog in $progs; do
   stl_jsons+=("$out/$prog.json")
 done
 [ ${#stl_jsons[@]} -eq 0 ] || python3 "$here/report_stl.py" "$out" "${stl_jsons[@]}"
+fi
 fi
 
 # ROF denoising (issue 11): the CPU-reference test at 2048^2 on this GPU, the benchmark
