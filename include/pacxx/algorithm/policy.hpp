@@ -41,14 +41,16 @@ struct reduce {
 // us, 8 / 528 27.6 / 378, 8 / 396 28.8 / 383, 8 / 660 28.1 / 377, 16 / 528 28.1 / 381,
 // 16 / 264 26.8 / 369 (CUB's two kernels: 362 at 2^28), and 16 / 264 the fastest at
 // 2^20 - 2^23 too. Again once the tile loop kept positions rather than indices (end to
-// end, two runs each, 2^20 / 2^22 / 2^28, us): 16 / 264 13.4-13.8 / 15.0-15.6 / 375,
+// end, two runs each, 2^20 / 2^22 / 2^28, us; the same ab.md): 16 / 264 13.4-13.8 / 15.0-15.6 / 375,
 // 8 / 528 14.2-14.8 / 16.4-17.2 / 375-376, 16 / 528 12.6-13.9 / 15.2-15.9 / 380-381.
 //
 // poll_every: a warp reads the published match every this many tiles. Every warp of
 // the grid reads the same word; any_of with no match, end to end (benchmarks/reductions,
-// H100, 2026-11-25, two runs each, 2^24 / 2^26 / 2^28): every tile 39.3 / 108.8 / 384
-// us, every 4th 38.0 / 105.5 / 377 (the sum: 34.2 / 99.6 / 362). The price: after a
-// match, up to 3 more tiles per warp, at most 3 * 264 * 4096 elements, about 5 us.
+// H100, 2026-11-25, two runs each, 2^24 / 2^26 / 2^28): every tile 39.2-39.3 /
+// 108.4-109.1 / 383.6-384.8 us, every 4th 37.7-38.3 / 105.4-105.6 / 377.1-377.8 (the
+// sum in the same processes: 34.0-34.8 / 99.5-99.9 / 362.2-364.5;
+// benchmarks/results/2026-11-25-h100-find/ab.md). The price: after a match, up to 3
+// more tiles per warp, at most 3 * 264 * 4096 elements, about 5 us.
 struct find {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 16;
