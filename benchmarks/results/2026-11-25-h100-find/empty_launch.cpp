@@ -1,13 +1,11 @@
 // The host cost of a launch that runs nothing (an empty grid): the registry lookup, the
 // stage stubs, the kernel-cache lookup and the checks, but no driver call. Run with
 // PACXX_STAGING=1 and =0 to see what a staged launch adds on the host. Not part of the
-// build; from the repository root on any machine with a device (PoCL will do):
-//   build/bin/pacxx++ -O2 -std=c++17 benchmarks/results/2026-11-25-h100-find/empty_launch.cpp -o /tmp/el
-//   for s in 1 0 1 0 1 0; do PACXX_STAGING=$s PACXX_DEVICE=opencl PACXX_CACHE=0 /tmp/el; done
-#include <pacxx/pacxx.hpp>
+// build: README.md of this folder says how it was built and run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <pacxx/pacxx.hpp>
 #include <vector>
 int main() {
   gpu::vector<int> v(1);

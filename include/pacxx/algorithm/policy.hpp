@@ -41,8 +41,9 @@ struct reduce {
 // us, 8 / 528 27.6 / 378, 8 / 396 28.8 / 383, 8 / 660 28.1 / 377, 16 / 528 28.1 / 381,
 // 16 / 264 26.8 / 369 (CUB's two kernels: 362 at 2^28), and 16 / 264 the fastest at
 // 2^20 - 2^23 too. Again once the tile loop kept positions rather than indices (end to
-// end, two runs each, 2^20 / 2^22 / 2^28, us; the same ab.md): 16 / 264 13.4-13.8 / 15.0-15.6 / 375,
-// 8 / 528 14.2-14.8 / 16.4-17.2 / 375-376, 16 / 528 12.6-13.9 / 15.2-15.9 / 380-381.
+// end, two runs each, 2^20 / 2^22 / 2^28, us; the same ab.md as below): 16 / 264
+// 13.4-13.8 / 15.0-15.6 / 375, 8 / 528 14.2-14.8 / 16.4-17.2 / 375-376, 16 / 528
+// 12.6-13.9 / 15.2-15.9 / 380-381.
 //
 // poll_every: a warp reads the published match every this many tiles. Every warp of
 // the grid reads the same word; any_of with no match, end to end (benchmarks/reductions,
