@@ -50,7 +50,10 @@ for prog in $progs; do
   [ -x "$bin/$prog" ] || continue
   interleave=(--benchmark_enable_random_interleaving=true)
   [ "$prog" = sort ] && interleave=()
-  "$bin/$prog" "${common[@]}" "${interleave[@]}" --benchmark_out="$out/$prog.json" --benchmark_out_format=json
+  # PACXX_BENCH_FILTER: only the benchmarks it matches (a regex of Google Benchmark's
+  # --benchmark_filter), e.g. the radix sorts without the comparator sort and merge.
+  "$bin/$prog" "${common[@]}" "${interleave[@]}" ${PACXX_BENCH_FILTER:+--benchmark_filter="$PACXX_BENCH_FILTER"} \
+    --benchmark_out="$out/$prog.json" --benchmark_out_format=json
   stl_jsons+=("$out/$prog.json")
 done
 [ ${#stl_jsons[@]} -eq 0 ] || python3 "$here/report_stl.py" "$out" "${stl_jsons[@]}"

@@ -183,6 +183,15 @@ struct radix_histogram {
 // x 256, but fewer and larger tiles) 643 / 9569; 384 x 18 at 2 blocks (48 bytes of
 // spills) 660 / 10186. Keys alone stay at 256 x 20, 3 blocks (489 / 6928); 256 x 16
 // at 3 blocks 513 / 7536, 384 x 16 at 2 blocks 515 / 7176.
+// Again after the rank counted the digits before ranking them (CUB's early counts,
+// pacxx/block/block_radix_rank.hpp): keys at 256 x 20 take 75 registers unbounded and
+// 80 without spills at 3 blocks (before: 126, and 96 bytes of spills at 3 blocks). In
+// two processes of each (u32 keys, 2^26 / 2^28, us): 256 x 20 at 3 blocks 1657-1658 /
+// 6462-6468 (Thrust 6315-6441 at 2^28), 384 x 19 at 3 blocks (56 registers, 92 bytes of
+// spills) 1573-1575 / 6293-6432 (Thrust 6189-6281). Not taken yet: with the 64-bit
+// look-back words of n >= 2^30, 384 x 19 declares 49680 bytes of shared memory, over
+// the 48 KiB a kernel may declare statically (benchmarks/results/
+// 2026-11-25-h100-early-counts/ab.md).
 struct radix_sort {
   static constexpr std::size_t keys_block = 256;
   static constexpr std::size_t keys_items = 20;  // 4-byte keys alone

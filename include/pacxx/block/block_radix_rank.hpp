@@ -1,27 +1,37 @@
 // pacxx::block_radix_rank<B, I, RadixBits>: ranks the digits of a tile of B * I items
 // stably (device code): item k of thread l gets its position in the tile sorted by
 // digit, equal digits in tile order. What a radix sort's pass (pacxx/agent/radix_sort.hpp)
-// scatters by; CUB's BlockRadixRankMatch.
+// scatters by; CUB's BlockRadixRankMatchEarlyCounts.
 //
 // Tile order is group-striped: the threads form groups of 32 (a CUDA warp), and item k
 // of lane j in group g is tile element g * 32 * I + k * 32 + j, so a group's loads of
 // one k are 32 consecutive elements and all of group g's items come before group g + 1's.
+// Each group has its own row of shared counters, one per digit.
 //
-// Each group counts its digits in its own row of shared counters, item k after item
-// k - 1:
-//   CUDA (warp of 32): within a round the lanes holding the same digit (peers) find
-//     each other with RadixBits ballots; the highest peer adds their number to the row
-//     with one shared atomic and hands the old count to the others with a shuffle; a
-//     lane's rank in the group is that count plus its peers below it.
+//   CUDA (warp of 32), counts first ("early counts"): every lane adds its items'
+//     digits to its group's row (shared atomics); the counts are scanned over the
+//     groups and over the digits (below), so each row holds where the group's run of
+//     each digit starts in the tile; then the group ranks item k after item k - 1: the
+//     lanes holding the same digit (peers) find each other with RadixBits ballots, the
+//     highest peer advances the row's counter past them all with one shared atomic and
+//     hands the old value to the others with a shuffle, and a lane's rank is that value
+//     plus its peers below it. The tile's digit counts are known before the ranking, so
+//     an onesweep pass publishes them to its successors' look-back that much earlier.
 //   OpenCL (a warp is one work-item): a shared-memory counting rank. Every thread posts
 //     its digits at their tile positions (in memory the caller lends: B * I words), and
 //     the first thread of each group walks its group's positions in order, replacing
 //     each digit by the row's count so far; two barriers in all, which every thread
 //     reaches (PoCL compiles each barrier-free stretch once: few barriers keep the
-//     kernels quick to build).
-// Then each digit's counts are scanned over the groups, and over the digits by the
-// caller's scan_digits (which may scan more along: the onesweep pass scans the global
-// digit offsets in the same block scan).
+//     kernels quick to build). The scanned rows' starts are added after the scan.
+// The scan: each digit's counts over the groups, then over the digits by the caller's
+// scan_digits (which may scan more along: the onesweep pass scans the global digit
+// offsets in the same block scan).
+//
+// Measured on the H100 (2026-11-25, u32 keys, 256 x 20, benchmarks/sort): ranking
+// first and adding the scanned starts after took 126 registers unbounded (80 and 96
+// bytes of spills at 3 blocks a multiprocessor) and 6892 us at 2^28, 0.93x CUB; counts
+// first take 75 registers (80, no spills) and 6447 us, 0.99x CUB (CUB 6410, Thrust 6169
+// in the same process; benchmarks/results/2026-11-25-h100-early-counts/).
 //
 // Every thread of the block must call rank (it has barriers).
 #pragma once
@@ -63,11 +73,15 @@ public:
     for (std::size_t i = l; i < groups * radix; i += B)
       counters_[i] = 0;
     barrier();
-    // rank[k]: first the rank among the group's items of the same digit.
+    // CUDA: the group's digit counts first (shared atomics in the group's row), so the
+    // tile's counts reach scan_digits (and the look-back) before the ranking; the rows
+    // then hold each group's start of each digit, and the ranking adds to them
+    // (CUB's BlockRadixRankMatchEarlyCounts). OpenCL: the rank among the group's items
+    // of the same digit, with the row's start added after the scan.
     if (warp::size() == 1)
       count_shared(digit, rank, row, j, posts);
     else
-      count_warp(digit, rank, row, j);
+      count_digits(digit, row);
     barrier();
     // Digit d (thread d): its counts over the groups become exclusive offsets.
     unsigned total = 0;
@@ -83,15 +97,34 @@ public:
       for (std::size_t h = 0; h < groups; ++h)
         counters_[h * radix + l] += start;
     barrier();
+    if (warp::size() == 1) {
 #pragma unroll
-    for (std::size_t k = 0; k < I; ++k)
-      rank[k] += row[digit(k)];
+      for (std::size_t k = 0; k < I; ++k)
+        rank[k] += row[digit(k)];
+    } else {
+      // The row again, from the lane's id: the same row, but in terms LLVM does not
+      // see as equal to the first, so the items' counter addresses are computed again
+      // here rather than kept live across the scan from count_digits (20 64-bit shared
+      // addresses: 88 registers unbounded at 256 x 20 with the first row, 75 with this
+      // one; ptxas, sm_90).
+      unsigned *again_row = counters_.data() + (l - warp::lane()) / group * radix;
+      count_warp(digit, rank, again_row, j);
+    }
     // No barrier after: a block that ranks again needs a pacxx::barrier() first.
   }
 
 private:
   shared_memory<unsigned, groups * radix> counters_;
 
+  // CUDA: the group's count of each digit, added to its row.
+  template <class Digit> void count_digits(Digit &digit, unsigned *row) {
+#pragma unroll
+    for (std::size_t k = 0; k < I; ++k)
+      atomic_add(row + digit(k), 1u);
+  }
+
+  // CUDA: rank[k] = the row's counter of the item's digit plus the item's peers below
+  // it; the group's highest peer advances the counter past them all.
   template <class Digit>
   void count_warp(Digit &digit, unsigned (&local)[I], unsigned *row, unsigned j) {
     const unsigned below = (1u << j) - 1u;
