@@ -188,14 +188,20 @@ struct radix_histogram {
 // 80 without spills at 3 blocks (before: 126, and 96 bytes of spills at 3 blocks). In
 // two processes of each (u32 keys, 2^26 / 2^28, us): 256 x 20 at 3 blocks 1657-1658 /
 // 6462-6468 (Thrust 6315-6441 at 2^28), 384 x 19 at 3 blocks (56 registers, 92 bytes of
-// spills) 1573-1575 / 6293-6432 (Thrust 6189-6281). Not taken yet: with the 64-bit
-// look-back words of n >= 2^30, 384 x 19 declares 49680 bytes of shared memory, over
-// the 48 KiB a kernel may declare statically (benchmarks/results/
-// 2026-11-25-h100-early-counts/ab.md).
+// spills; Thrust's shape) 1573-1575 / 6293-6432 (Thrust 6189-6281)
+// (benchmarks/results/2026-11-25-h100-early-counts/ab.md). 4-byte keys alone take 384
+// x 19 since; over every size, u32 keys against CUB in the same process went from
+// 1.11 / 1.19 / 1.05 / 1.00 / 0.99 / 0.99x at 2^20 / 2^22 / 2^24 / 2^26 / 2^27 / 2^28
+// to 1.04 / 1.19 / 1.09 / 1.05 / 0.96 / 1.03x, f32 keys from 0.84x to 0.93x at 2^28
+// (benchmarks/results/2026-11-25-h100-sort384/). The 64-bit look-back words of n >=
+// 2^30 take 18 items (radix_pass_shared below).
 struct radix_sort {
   static constexpr std::size_t keys_block = 256;
-  static constexpr std::size_t keys_items = 20;  // 4-byte keys alone
-  static constexpr unsigned keys_min_blocks = 3; // 4-byte keys alone
+  static constexpr std::size_t keys_items = 20;
+  // 4-byte keys alone: Thrust's shape (CUB's sm_90 onesweep policy with 64-bit offsets).
+  static constexpr std::size_t keys32_block = 384;
+  static constexpr std::size_t keys32_items = 19;
+  static constexpr unsigned keys32_min_blocks = 3;
   static constexpr std::size_t pairs_block = 256;
   static constexpr std::size_t pairs_items = 16;
   // 4-byte keys with 4-byte values (the measured pairs; other sizes keep 256 threads
@@ -207,26 +213,48 @@ struct radix_sort {
   // that the stage of a pass stays within shared memory whatever the value's size.
   static constexpr std::size_t max_value_bytes = 64;
 };
-template <std::size_t KeyBytes, std::size_t ValueBytes> struct radix_sort_for {
+// The static shared memory of an onesweep pass (pacxx/agent/radix_sort.hpp), in bytes:
+// the stage (a tile of the larger of key and value, at least 4 bytes: the rank's digit
+// posts on OpenCL), the rank's counters (256 for each warp of 32), the block scan of the
+// digit offsets (16 bytes a thread) and the digit offsets (one look-back word each).
+// ptxas, sm_90: 48656 bytes for 384 x 19 with 32-bit words, 49680 with 64-bit words.
+constexpr std::size_t radix_pass_shared(std::size_t block, std::size_t items,
+                                        std::size_t item_bytes, std::size_t word_bytes) {
+  return block * items * item_bytes + block / 32 * 256 * 4 + block * 16 + 256 * word_bytes;
+}
+// What a kernel may declare statically (CUDA: 48 KiB), less room for the few words the
+// pass declares besides.
+constexpr std::size_t radix_pass_shared_limit = 48 * 1024 - 256;
+
+// WordBytes: the look-back word (4 bytes below 2^30 keys, 8 above).
+template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes = 4>
+struct radix_sort_for {
   static_assert(ValueBytes <= radix_sort::max_value_bytes,
                 "radix_sort_for: larger values are sorted by index (radix_sort.hpp)");
+  static constexpr bool keys32 = KeyBytes == 4 && ValueBytes == 0;
   static constexpr bool pairs32 = KeyBytes == 4 && ValueBytes == 4;
   static constexpr std::size_t block =
-      ValueBytes == 0 ? radix_sort::keys_block
-                      : (pairs32 ? radix_sort::pairs32_block : radix_sort::pairs_block);
+      keys32 ? radix_sort::keys32_block
+             : (ValueBytes == 0 ? radix_sort::keys_block
+                                : (pairs32 ? radix_sort::pairs32_block : radix_sort::pairs_block));
   static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  static constexpr std::size_t slot = bytes > 4 ? bytes : 4;
   static constexpr std::size_t nominal =
-      ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items;
-  // At most the nominal items (keys below 4 bytes: more would spill registers), and a
-  // stage of at most 32 KiB (its slots are at least 4 bytes: the rank's digit posts on
-  // OpenCL).
+      keys32 ? radix_sort::keys32_items
+             : (ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items);
+  // At most the nominal items (keys below 4 bytes: more would spill registers), a stage
+  // of at most 32 KiB, and the pass within the shared memory a kernel may declare.
   static constexpr std::size_t scaled =
       nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
-  static constexpr std::size_t most = 32 * 1024 / (block * (bytes > 4 ? bytes : 4));
-  static constexpr std::size_t items = scaled < 1 ? 1 : (scaled > most ? most : scaled);
-  static constexpr unsigned min_blocks = KeyBytes == 4 && ValueBytes == 0
-                                             ? radix_sort::keys_min_blocks
-                                             : (pairs32 ? radix_sort::pairs32_min_blocks : 0);
+  static constexpr std::size_t most = 32 * 1024 / (block * slot);
+  static constexpr std::size_t fit =
+      (radix_pass_shared_limit - radix_pass_shared(block, 0, slot, WordBytes)) / (block * slot);
+  static constexpr std::size_t bounded = scaled > most ? most : scaled;
+  static constexpr std::size_t items = bounded < 1 ? 1 : (bounded > fit ? fit : bounded);
+  static_assert(radix_pass_shared(block, items, slot, WordBytes) <= radix_pass_shared_limit,
+                "radix_sort_for: the pass's shared memory is over the static limit");
+  static constexpr unsigned min_blocks =
+      keys32 ? radix_sort::keys32_min_blocks : (pairs32 ? radix_sort::pairs32_min_blocks : 0);
 };
 
 // Merge path merges (pacxx/agent/merge.hpp): one block per tile of block * items

@@ -72,7 +72,7 @@ void radix_histogram(const K *keys, std::size_t n, unsigned begin_bit, unsigned 
 template <class K, class V, bool Descending, class Word>
 void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned begin_bit,
                   unsigned end_bit) {
-  using P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value>;
+  using P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value, sizeof(Word)>;
   const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   const std::size_t state_words = tiles * radix_digits;
