@@ -46,6 +46,7 @@ GOALS = [
     (r'sort_u32', 'thrust', 1.0, 0, 'sort u32 keys >= Thrust sort'),
     (r'sort_pairs_u32', 'cub', 0.9, 0, 'sort_by_key u32+u32 >= 0.9x CUB DeviceRadixSort::SortPairs'),
     (r'sort_items', 'thrust', 1.0, 0, 'comparator sort of a struct >= Thrust sort'),
+    (r'sort_cmp_u64', 'thrust', 1.0, 0, 'comparator sort of 64-bit keys >= Thrust sort'),
 ]
 
 def ratio_pts(t, family, base, min_n):

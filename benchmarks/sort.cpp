@@ -10,7 +10,8 @@
 // Families (report_stl.py): sort_u32, sort_pairs_u32 (32-bit keys and 32-bit values),
 // sort_u64, sort_f32, sort16 (keys below 2^16 sorted by bits [0, 16): pacxx and CUB with
 // the bit range, pacxxall: pacxx over all 32 bits, what skipping passes gains),
-// sort_items (a 12-byte struct with a comparator: merge sorts), lower_bound (n queries
+// sort_items (a 12-byte struct with a comparator: merge sorts), sort_cmp_u64 (64-bit keys
+// with a comparator on their low 32 bits: merge sorts of 8-byte elements), lower_bound (n queries
 // into n sorted keys), merge (two sorted halves of n/2).
 #include <pacxx/pacxx.hpp>
 
@@ -307,6 +308,48 @@ void sort_items_cub(benchmark::State &state) {
       });
 }
 
+// 64-bit keys with a comparator on their low 32 bits (so a merge sort everywhere), stable:
+// pacxx, CUB and Thrust all give Thrust's result.
+struct u64_low_order {
+  bool operator()(unsigned long long a, unsigned long long b) const {
+    return unsigned(a) < unsigned(b);
+  }
+};
+void thrust_u64_low_reference(buffers<unsigned long long> &d) {
+  pacxx::detail::copy_on_device(d.out.data(), d.input.data(),
+                                d.input.size() * sizeof(unsigned long long));
+  thrust_sort_u64_low(d.out.data(), d.out.size());
+}
+void sort_cmp_u64_pacxx(benchmark::State &state) {
+  auto &d = data<unsigned long long, u64_of>(state.range(0));
+  timed(
+      state, sizeof(unsigned long long), [&] { d.restore(); },
+      [&] {
+        gpu::sort(d.work, u64_low_order{});
+        pacxx::synchronize();
+      },
+      [&] {
+        thrust_u64_low_reference(d);
+        return same(d.work, d.out);
+      });
+}
+void sort_cmp_u64_thrust(benchmark::State &state) {
+  auto &d = data<unsigned long long, u64_of>(state.range(0));
+  timed(
+      state, sizeof(unsigned long long), [&] { d.restore(); },
+      [&] { thrust_sort_u64_low(d.work.data(), d.work.size()); }, [] { return true; });
+}
+void sort_cmp_u64_cub(benchmark::State &state) {
+  auto &d = data<unsigned long long, u64_of>(state.range(0));
+  timed(
+      state, sizeof(unsigned long long), [&] { d.restore(); },
+      [&] { cub_merge_sort_u64_low(d.work.data(), d.work.size()); },
+      [&] {
+        thrust_u64_low_reference(d);
+        return same(d.work, d.out);
+      });
+}
+
 // n queries into n sorted keys (sorted: every other even number; queries: any number).
 struct search_data {
   gpu::vector<unsigned> sorted, queries;
@@ -416,6 +459,9 @@ SORT_BENCH(sort16_cub);
 SORT_BENCH(sort_items_pacxx);
 SORT_BENCH(sort_items_cub);
 SORT_BENCH(sort_items_thrust);
+SORT_BENCH(sort_cmp_u64_pacxx);
+SORT_BENCH(sort_cmp_u64_cub);
+SORT_BENCH(sort_cmp_u64_thrust);
 BENCHMARK(lower_bound_pacxx)->Apply(search_sizes);
 BENCHMARK(lower_bound_thrust)->Apply(search_sizes);
 SORT_BENCH(merge_pacxx);

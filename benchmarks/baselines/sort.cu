@@ -26,6 +26,12 @@ struct item_order {
   }
 };
 
+struct u64_low_order {
+  __host__ __device__ bool operator()(unsigned long long a, unsigned long long b) const {
+    return unsigned(a) < unsigned(b);
+  }
+};
+
 void need(std::size_t bytes) {
   if (bytes > temp_bytes) {
     std::fprintf(stderr, "cub sort: %zu bytes of temporary storage prepared, %zu needed\n",
@@ -47,6 +53,9 @@ extern "C" void cub_sort_prepare(std::size_t max_n) {
   grow(b, most);
   CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (bench_item *)nullptr, (std::int64_t)n,
                                              item_order{}));
+  grow(b, most);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (unsigned long long *)nullptr,
+                                             (std::int64_t)n, u64_low_order{}));
   grow(b, most);
   CHECK(cub::DeviceMerge::MergeKeys(nullptr, b, (const unsigned *)nullptr, (std::int64_t)n,
                                     (const unsigned *)nullptr, (std::int64_t)n,
@@ -99,6 +108,14 @@ extern "C" void cub_merge_sort_items(bench_item *data, std::size_t n) {
   CHECK(cudaDeviceSynchronize());
 }
 
+extern "C" void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n) {
+  std::size_t b = 0;
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, u64_low_order{}));
+  need(b);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, u64_low_order{}));
+  CHECK(cudaDeviceSynchronize());
+}
+
 extern "C" void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b_in,
                               std::size_t nb, unsigned *out) {
   std::size_t b = 0;
@@ -126,6 +143,10 @@ extern "C" void thrust_sort_pairs_u32(unsigned *keys, unsigned *values, std::siz
 }
 extern "C" void thrust_sort_items(bench_item *data, std::size_t n) {
   thrust::stable_sort(dp(data), dp(data) + n, item_order{});
+  CHECK(cudaDeviceSynchronize());
+}
+extern "C" void thrust_sort_u64_low(unsigned long long *data, std::size_t n) {
+  thrust::stable_sort(dp(data), dp(data) + n, u64_low_order{});
   CHECK(cudaDeviceSynchronize());
 }
 extern "C" void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n,

@@ -22,6 +22,9 @@ void cub_sort_keys_f32(const float *in, float *out, std::size_t n);
 void cub_sort_pairs_u32(const unsigned *keys_in, unsigned *keys_out, const unsigned *values_in,
                         unsigned *values_out, std::size_t n);
 void cub_merge_sort_items(bench_item *data, std::size_t n); // DeviceMergeSort::StableSortKeys
+// 64-bit keys ordered by their low 32 bits alone (u64_low_order), stably: a comparator
+// sort of 8-byte elements.
+void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n);
 void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
                    unsigned *out); // DeviceMerge::MergeKeys
 // In place (thrust::sort, thrust::sort_by_key).
@@ -30,6 +33,7 @@ void thrust_sort_u64(unsigned long long *data, std::size_t n);
 void thrust_sort_f32(float *data, std::size_t n);
 void thrust_sort_pairs_u32(unsigned *keys, unsigned *values, std::size_t n);
 void thrust_sort_items(bench_item *data, std::size_t n); // thrust::stable_sort, comparator
+void thrust_sort_u64_low(unsigned long long *data, std::size_t n); // thrust::stable_sort
 void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n, const unsigned *queries,
                             std::size_t q, std::size_t *out);
 void thrust_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,

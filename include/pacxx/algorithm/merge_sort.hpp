@@ -48,6 +48,8 @@ void merge_runs(const T *in, T *out, std::size_t n, std::size_t w, Comp comp) {
       pacxx::detail::grid_for(tiles + 1, 128, std::size_t(1) << 31))(in, n, w, tiles, cuts);
   pacxx::kernel(
       [comp](const T *in, T *out, std::size_t n, std::size_t w, const std::size_t *cuts) {
+        if (P::min_blocks > 0)
+          pacxx::launch_bounds(P::block, P::min_blocks);
         const std::size_t t = pacxx::Block::get().index.x, p = t * tile;
         const std::size_t s = p / (2 * w) * (2 * w);
         const std::size_t la = s + w < n ? w : n - s;
@@ -82,6 +84,8 @@ template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp
   T *buf[2] = {passes % 2 == 1 ? alt.data() : data, passes % 2 == 1 ? data : alt.data()};
   pacxx::kernel(
       [comp](const T *in, T *out, std::size_t n) {
+        if (S::min_blocks > 0)
+          pacxx::launch_bounds(S::block, S::min_blocks);
         const std::size_t base = pacxx::Block::get().index.x * tile;
         const std::size_t valid = n - base < tile ? n - base : tile;
         pacxx::agent::block_sort_tile<S, T>([&](std::size_t i) -> T { return in[base + i]; },

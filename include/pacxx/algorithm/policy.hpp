@@ -278,18 +278,39 @@ template <class T> struct merge_for {
 // Measured on the H100 (2026-11-25, benchmarks/sort, 12-byte items with a comparator,
 // 2^24 / 2^26 / 2^28, us): sort_block 256 2823 / 11771 / 52863, 512 2788 / 11668 /
 // 52512 (Thrust's stable_sort in the same process 2877 / 11807 / 53162).
+//
+// merge_min_blocks: the merge kernels that should fit a multiprocessor (launch bounds)
+// where the items a thread holds are at most merge_bound_words 32-bit words. The
+// merge of 12-byte items (5 a thread) took 54 registers, so 4 blocks of 256 fitted a
+// multiprocessor (ncu on the H100, 2026-11-26, 2^24: 48 % of the warps active, DRAM
+// 81 %, 146 us a pass against CUB's DeviceMergeSort at 32 registers, 96 % and 138 us).
+// Bounded to 6 blocks it takes 40 registers and spills nothing (ptxas, sm_90), and the
+// comparator sort of 12-byte items went from 52.5 to 50.3 ms at 2^28 (11.67 to 11.16
+// at 2^26; benchmarks/results/2026-11-26-h100-merge-bounds). Bounded to 8 blocks (32
+// registers, with the block sort at 3) it spilled 36 bytes and took 67.8 ms. Where the
+// items are 16 words (8-byte keys, 16-byte structs) the bound to 6 blocks spills 24-28
+// bytes, and 64-bit keys with a comparator were 2-3 % slower at 2^24-2^26, so those stay
+// unbounded. The block sort (512 threads) is not bounded: at 3 blocks it spilled 16-68
+// bytes for every type tried (12-byte items: 49.5 ms at 2^28, 1.5 % better than
+// unbounded; the other types were not measured).
 struct merge_sort {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t sort_block = 512;
   static constexpr std::size_t items = 8;
+  static constexpr unsigned merge_min_blocks = 6;
+  static constexpr std::size_t merge_bound_words = 15;
 };
 template <class T> struct merge_sort_for {
   static constexpr std::size_t block = merge_sort::block;
   static constexpr std::size_t items = scaled_items<T, merge_sort::items, 8>::value;
-  // The block sort's policy: the same items, sort_block threads.
+  static constexpr unsigned min_blocks =
+      items * ((sizeof(T) + 3) / 4) <= merge_sort::merge_bound_words ? merge_sort::merge_min_blocks
+                                                                     : 0;
+  // The block sort's policy: the same items, sort_block threads, no bound.
   struct block_sort {
     static constexpr std::size_t block = merge_sort::sort_block;
     static constexpr std::size_t items = merge_sort_for::items;
+    static constexpr unsigned min_blocks = 0;
   };
 };
 
