@@ -272,83 +272,54 @@ void sort16_cub(benchmark::State &state) {
       [] { return true; });
 }
 
-// A struct with a comparator: pacxx's and CUB's merge sorts, Thrust's stable_sort; all
-// stable, so all give Thrust's result.
-void thrust_items_reference(buffers<bench_item> &d) {
-  pacxx::detail::copy_on_device(d.out.data(), d.input.data(), d.input.size() * sizeof(bench_item));
-  thrust_sort_items(d.out.data(), d.out.size());
-}
-void sort_items_pacxx(benchmark::State &state) {
-  auto &d = data<bench_item, item_of>(state.range(0));
-  timed(
-      state, sizeof(bench_item), [&] { d.restore(); },
-      [&] {
-        gpu::sort(d.work, item_order{});
-        pacxx::synchronize();
-      },
-      [&] {
-        thrust_items_reference(d);
-        return same(d.work, d.out);
-      });
-}
-void sort_items_thrust(benchmark::State &state) {
-  auto &d = data<bench_item, item_of>(state.range(0));
-  timed(
-      state, sizeof(bench_item), [&] { d.restore(); },
-      [&] { thrust_sort_items(d.work.data(), d.work.size()); }, [] { return true; });
-}
-void sort_items_cub(benchmark::State &state) {
-  auto &d = data<bench_item, item_of>(state.range(0));
-  timed(
-      state, sizeof(bench_item), [&] { d.restore(); },
-      [&] { cub_merge_sort_items(d.work.data(), d.work.size()); },
-      [&] {
-        thrust_items_reference(d);
-        return same(d.work, d.out);
-      });
-}
+// Comparator sorts: pacxx's and CUB's merge sorts, Thrust's stable_sort with the same
+// comparator; all stable, so all give Thrust's result (computed into out).
+#define COMPARATOR_SORT_BENCHES(family, T, make, order, cubf, thrustf)                             \
+  void family##_reference(buffers<T> &d) {                                                         \
+    pacxx::detail::copy_on_device(d.out.data(), d.input.data(), d.input.size() * sizeof(T));       \
+    thrustf(d.out.data(), d.out.size());                                                           \
+  }                                                                                                \
+  void family##_pacxx(benchmark::State &state) {                                                   \
+    auto &d = data<T, make>(state.range(0));                                                       \
+    timed(                                                                                         \
+        state, sizeof(T), [&] { d.restore(); },                                                    \
+        [&] {                                                                                      \
+          gpu::sort(d.work, order{});                                                              \
+          pacxx::synchronize();                                                                    \
+        },                                                                                         \
+        [&] {                                                                                      \
+          family##_reference(d);                                                                   \
+          return same(d.work, d.out);                                                              \
+        });                                                                                        \
+  }                                                                                                \
+  void family##_thrust(benchmark::State &state) {                                                  \
+    auto &d = data<T, make>(state.range(0));                                                       \
+    timed(                                                                                         \
+        state, sizeof(T), [&] { d.restore(); }, [&] { thrustf(d.work.data(), d.work.size()); },    \
+        [] { return true; });                                                                      \
+  }                                                                                                \
+  void family##_cub(benchmark::State &state) {                                                     \
+    auto &d = data<T, make>(state.range(0));                                                       \
+    timed(                                                                                         \
+        state, sizeof(T), [&] { d.restore(); }, [&] { cubf(d.work.data(), d.work.size()); },       \
+        [&] {                                                                                      \
+          family##_reference(d);                                                                   \
+          return same(d.work, d.out);                                                              \
+        });                                                                                        \
+  }
 
-// 64-bit keys with a comparator on their low 32 bits (so a merge sort everywhere), stable:
-// pacxx, CUB and Thrust all give Thrust's result.
+// A 12-byte struct ordered by (group, score descending).
+COMPARATOR_SORT_BENCHES(sort_items, bench_item, item_of, item_order, cub_merge_sort_items,
+                        thrust_sort_items)
+
+// 64-bit keys with a comparator on their low 32 bits (so a merge sort everywhere).
 struct u64_low_order {
   bool operator()(unsigned long long a, unsigned long long b) const {
     return unsigned(a) < unsigned(b);
   }
 };
-void thrust_u64_low_reference(buffers<unsigned long long> &d) {
-  pacxx::detail::copy_on_device(d.out.data(), d.input.data(),
-                                d.input.size() * sizeof(unsigned long long));
-  thrust_sort_u64_low(d.out.data(), d.out.size());
-}
-void sort_cmp_u64_pacxx(benchmark::State &state) {
-  auto &d = data<unsigned long long, u64_of>(state.range(0));
-  timed(
-      state, sizeof(unsigned long long), [&] { d.restore(); },
-      [&] {
-        gpu::sort(d.work, u64_low_order{});
-        pacxx::synchronize();
-      },
-      [&] {
-        thrust_u64_low_reference(d);
-        return same(d.work, d.out);
-      });
-}
-void sort_cmp_u64_thrust(benchmark::State &state) {
-  auto &d = data<unsigned long long, u64_of>(state.range(0));
-  timed(
-      state, sizeof(unsigned long long), [&] { d.restore(); },
-      [&] { thrust_sort_u64_low(d.work.data(), d.work.size()); }, [] { return true; });
-}
-void sort_cmp_u64_cub(benchmark::State &state) {
-  auto &d = data<unsigned long long, u64_of>(state.range(0));
-  timed(
-      state, sizeof(unsigned long long), [&] { d.restore(); },
-      [&] { cub_merge_sort_u64_low(d.work.data(), d.work.size()); },
-      [&] {
-        thrust_u64_low_reference(d);
-        return same(d.work, d.out);
-      });
-}
+COMPARATOR_SORT_BENCHES(sort_cmp_u64, unsigned long long, u64_of, u64_low_order,
+                        cub_merge_sort_u64_low, thrust_sort_u64_low)
 
 // n queries into n sorted keys (sorted: every other even number; queries: any number).
 struct search_data {

@@ -193,14 +193,25 @@ struct radix_histogram {
 // x 19 since; over every size, u32 keys against CUB in the same process went from
 // 1.11 / 1.19 / 1.05 / 1.00 / 0.99 / 0.99x at 2^20 / 2^22 / 2^24 / 2^26 / 2^27 / 2^28
 // to 1.04 / 1.19 / 1.09 / 1.05 / 0.96 / 1.03x, f32 keys from 0.84x to 0.93x at 2^28
-// (benchmarks/results/2026-11-25-h100-sort384/). The 64-bit look-back words of n >=
-// 2^30 take 18 items (radix_pass_shared below).
+// (benchmarks/results/2026-11-25-h100-sort384/). But the 92 bytes of spills cost DRAM
+// writes: ncu (2026-11-26, u32 at 2^26 / 2^27 / 2^28) showed each pass writing 1.6x its
+// keys to DRAM, where CUB's wrote 1.04x, and u32 at 2^27 ran 7 % slower a key than at
+// 2^26 or 2^28. 384 x 16 at 3 blocks spills 12 bytes (ptxas, sm_90); in two processes
+// of each (u32, 2^26 / 2^27 / 2^28, us): 384 x 19 at 3 blocks 1573-1575 / 3376-3379 /
+// 6163-6164, 384 x 16 at 3 blocks 1474-1475 / 2938-2939 / 5720-5721, 384 x 19 at 2
+// blocks (80 registers, no spills) 1642-1643 / 3236 / 6399, 256 x 20 at 3 blocks 1665-
+// 1672 / 3286-3287 / 6501; Thrust 1667-1690 / 3231-3291 / 6321-6337, CUB 1653-1654 /
+// 3234-3259 / 6413-6417; f32 keys 0.5-1 % faster with 16 items than with 19
+// (benchmarks/results/2026-11-26-h100-radix16/ab.md). 4-byte keys alone take 384 x 16
+// since. The 64-bit look-back words of n >= 2^30 fit 16 items too (radix_pass_shared
+// below).
 struct radix_sort {
   static constexpr std::size_t keys_block = 256;
   static constexpr std::size_t keys_items = 20;
-  // 4-byte keys alone: Thrust's shape (CUB's sm_90 onesweep policy with 64-bit offsets).
+  // 4-byte keys alone: Thrust's block (CUB's sm_90 onesweep policy with 64-bit offsets),
+  // 16 items rather than its 19: fewer registers spilled.
   static constexpr std::size_t keys32_block = 384;
-  static constexpr std::size_t keys32_items = 19;
+  static constexpr std::size_t keys32_items = 16;
   static constexpr unsigned keys32_min_blocks = 3;
   static constexpr std::size_t pairs_block = 256;
   static constexpr std::size_t pairs_items = 16;
