@@ -84,8 +84,6 @@ template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp
   T *buf[2] = {passes % 2 == 1 ? alt.data() : data, passes % 2 == 1 ? data : alt.data()};
   pacxx::kernel(
       [comp](const T *in, T *out, std::size_t n) {
-        if (S::min_blocks > 0)
-          pacxx::launch_bounds(S::block, S::min_blocks);
         const std::size_t base = pacxx::Block::get().index.x * tile;
         const std::size_t valid = n - base < tile ? n - base : tile;
         pacxx::agent::block_sort_tile<S, T>([&](std::size_t i) -> T { return in[base + i]; },

@@ -317,11 +317,10 @@ template <class T> struct merge_sort_for {
   static constexpr unsigned min_blocks =
       items * ((sizeof(T) + 3) / 4) <= merge_sort::merge_bound_words ? merge_sort::merge_min_blocks
                                                                      : 0;
-  // The block sort's policy: the same items, sort_block threads, no bound.
+  // The block sort's policy: the same items, sort_block threads (no launch bound).
   struct block_sort {
     static constexpr std::size_t block = merge_sort::sort_block;
     static constexpr std::size_t items = merge_sort_for::items;
-    static constexpr unsigned min_blocks = 0;
   };
 };
 
