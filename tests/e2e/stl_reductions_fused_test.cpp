@@ -11,6 +11,7 @@
 //               a second range shorter than the first is an error)
 //   sizes       0, 1, 1009, 10007, 2^20 + 3 (every block takes a full round of tiles
 //               and some one more: the staged multi-round path)
+//   grids       1 to 528 blocks, several rounds of tiles, extremes in several blocks
 //   contract    one launch per call, no allocation after a warm-up beyond pool hits
 // Predicates are named function objects, so that tests share their kernels (each costs
 // a JIT compilation on PoCL).
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <numeric>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -205,6 +207,38 @@ TEST(Reductions, OneLaunchPerCallAndNoAllocationsAfterWarmUp) {
   const auto s = counts();
   EXPECT_EQ(s.kernel_launches, 13u);
   EXPECT_EQ(s.device_allocations, s.pool_hits);
+}
+
+// Whatever the grid (one block, fewer blocks than a warp has lanes, more, and the whole
+// grid with several rounds of tiles), the partials are folded into std's answer: the
+// extremes sit in several blocks, so the order of the blocks decides nothing, and
+// searches between the reductions share nothing with them.
+TEST(Reductions, EveryGridFoldsToStdsAnswer) {
+  for (std::size_t n : {std::size_t(1), std::size_t(2047), std::size_t(2049),
+                        std::size_t(33 * 2048 + 5), std::size_t(3 * 528 * 2048 + 4097)}) {
+    SCOPED_TRACE(n);
+    std::vector<int> h(n, 5);
+    for (std::size_t i : {n - 1, n / 2, n / 3})
+      h[i] = 1;
+    for (std::size_t i : {n - 2, std::size_t(7)})
+      if (i < n && h[i] == 5)
+        h[i] = 9;
+    const auto mm = std::minmax_element(h.begin(), h.end());
+    const std::size_t lo = std::size_t(mm.first - h.begin()),
+                      hi = std::size_t(mm.second - h.begin());
+    const long long sum = std::accumulate(h.begin(), h.end(), 0LL);
+    const std::size_t above = std::size_t(std::count_if(h.begin(), h.end(), Above{5}));
+    gpu::vector<int> x = gpu::copy(h);
+    for (int round = 0; round < 2; ++round) {
+      EXPECT_EQ(gpu::reduce(x, 0LL), sum);
+      EXPECT_EQ(gpu::count_if(x, Above{5}), above);
+      EXPECT_EQ(gpu::min_element(x), lo);
+      EXPECT_EQ(gpu::max_element(x), std::size_t(std::max_element(h.begin(), h.end()) - h.begin()));
+      EXPECT_EQ(gpu::minmax_element(x), std::make_pair(lo, hi));
+      EXPECT_EQ(gpu::find_if(x, Above{5}),
+                std::size_t(std::find_if(h.begin(), h.end(), Above{5}) - h.begin()));
+    }
+  }
 }
 
 // The searches keep their result word on the device, where the last block of each

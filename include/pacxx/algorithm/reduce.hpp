@@ -54,7 +54,7 @@ void block_partials(const V &in, std::size_t n, T *partials, Transform transform
             pacxx::stage(n / (P::block * P::items * pacxx::Grid::get().size.x));
         const T sum = pacxx::agent::reduce_tiles<P, T>(load, fold, op, n, rounds);
         if (pacxx::Thread::get().local.x == 0)
-          partials[pacxx::Block::get().index.x] = sum;
+          store_result(partials + pacxx::Block::get().index.x, sum);
       },
       cfg)(in, n, partials);
 }
@@ -101,10 +101,7 @@ T transform_reduce(Rng &&rng, T init, Op op, Transform transform) {
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
     return init;
-  T result = init;
-  for (const T &p : reduce_blocks<T>(in, n, transform, op, op))
-    result = op(result, p);
-  return result;
+  return op(init, fold_partials(reduce_blocks<T>(in, n, transform, op, op), op));
 }
 
 // A fold of the elements that a thread has seen so far: `have` is 0 while there are
@@ -150,14 +147,11 @@ template <class T, class V, class Op> T reduce_filtered(V &in, T init, Op op) {
         pacxx::block_reduce<maybe<T>, P::block> r;
         acc = r.reduce(acc, maybe_op<Op>{op});
         if (pacxx::Thread::get().local.x == 0)
-          partials[pacxx::Block::get().index.x] = acc;
+          store_result(partials + pacxx::Block::get().index.x, acc);
       },
       cfg)(in, n, m.kernel);
-  T result = init;
-  for (const maybe<T> &p : readback<maybe<T>>(m))
-    if (p.have)
-      result = op(result, p.value);
-  return result;
+  const maybe<T> r = fold_partials(readback<maybe<T>>(m), maybe_op<Op>{op});
+  return r.have ? op(init, r.value) : init;
 }
 
 template <class T, class Rng, class Op> T reduce_any(Rng &&rng, T init, Op op, std::true_type) {

@@ -54,10 +54,8 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, Op op, Transform tran
     auto host = std::make_shared<pinned_buffer<T>>(blocks);
     pacxx::detail::copy_to_host_async(host->data(), p.data, blocks * sizeof(T));
     return pacxx::future<T>(pacxx::record(), [host, blocks, init, op]() {
-      T result = init;
-      for (std::size_t i = 0; i < blocks; ++i)
-        result = op(result, host->data()[i]);
-      return result;
+      // gpu::reduce's fold of the partials: the same result, bit for bit.
+      return op(init, fold_partials(host->data(), blocks, op));
     });
   } catch (...) {
     return pacxx::future<T>::failed(std::current_exception());

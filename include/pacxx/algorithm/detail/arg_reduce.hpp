@@ -94,11 +94,7 @@ using device_value_t =
 // The fold of A (made from each element by To) over a non-empty device range.
 template <class A, class V, class To, class Fold, class Op>
 A arg_reduce(const V &in, std::size_t n, To to, Fold fold, Op op) {
-  const readback<A> parts = reduce_blocks<A>(in, n, to, fold, op);
-  A r = parts[0];
-  for (std::size_t k = 1; k < parts.size(); ++k)
-    r = op(r, parts[k]);
-  return r;
+  return fold_partials(reduce_blocks<A>(in, n, to, fold, op), op);
 }
 
 // The index of the first smallest element under comp, or n if the range is empty.
