@@ -301,19 +301,33 @@ template <class T> struct merge_for {
 // registers, with the block sort at 3) it spilled 36 bytes and took 67.8 ms. Where the
 // items are 16 words (8-byte keys, 16-byte structs) the bound to 6 blocks spills 24-28
 // bytes, and 64-bit keys with a comparator were 2-3 % slower at 2^24-2^26, so those stay
-// unbounded. The block sort (512 threads) is not bounded: at 3 blocks it spilled 16-68
+// unbounded.
+//
+// items_8_bytes: 8-byte elements (64-bit keys, pairs of 32-bit fields) take 6 items,
+// 12 words, so the merge kernel is bounded too (39 registers, no spills). 64-bit keys
+// with a comparator, 2^24 / 2^26 / 2^28, ms (H100, 2026-11-26, one process each, Thrust
+// 1.97 / 8.04 / 34.6 and CUB 1.83 / 7.66 / 33.6 in another): 8 items 2.07 / 8.51 / 36.9,
+// 8 bounded to 5 blocks (48 registers) 2.04 / 8.35 / 36.1, 7 (bounded to 6, 40
+// registers, odd: no padding) 1.98 / 8.24 / 36.1, 6 1.85 / 7.60 / 33.5. Fewer items for
+// 12-byte items lose more than they gain: 4 items (a smaller tile, one more pass at
+// most sizes) took 2.88 / 12.07 / 55.2 against 5 items' 2.68 / 11.15 / 50.3
+// (benchmarks/results/2026-11-26-h100-min-element-u64-sort/ab).
+//
+// The block sort (512 threads) is not bounded: at 3 blocks it spilled 16-68
 // bytes for every type tried (12-byte items: 49.5 ms at 2^28, 1.5 % better than
 // unbounded; the other types were not measured).
 struct merge_sort {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t sort_block = 512;
   static constexpr std::size_t items = 8;
+  static constexpr std::size_t items_8_bytes = 6;
   static constexpr unsigned merge_min_blocks = 6;
   static constexpr std::size_t merge_bound_words = 15;
 };
 template <class T> struct merge_sort_for {
   static constexpr std::size_t block = merge_sort::block;
-  static constexpr std::size_t items = scaled_items<T, merge_sort::items, 8>::value;
+  static constexpr std::size_t items =
+      sizeof(T) == 8 ? merge_sort::items_8_bytes : scaled_items<T, merge_sort::items, 8>::value;
   static constexpr unsigned min_blocks =
       items * ((sizeof(T) + 3) / 4) <= merge_sort::merge_bound_words ? merge_sort::merge_min_blocks
                                                                      : 0;

@@ -4,6 +4,10 @@
 // warp shuffles on CUDA; pacxx/agent/reduce.hpp); the host folds the partials and init.
 // On CUDA the kernel writes the partials straight into pinned host memory, so the host
 // waits for the kernel and reads them, with no copy after it (detail/readback.hpp).
+// Folding them on the device instead (the last block to finish, found with a fence and
+// an atomic counter, so the host reads one value) was slower at almost every size on
+// the H100: the sum by 1.3-2 us a call, min_element by 2.5-5.5
+// (benchmarks/results/2026-11-26-h100-min-element-u64-sort).
 //
 // detail::reduce_blocks is the dispatch that transform_reduce, inner_product, count_if
 // and the index-carrying reductions (min_element, ...) share: element i enters the fold
