@@ -47,6 +47,7 @@ GOALS = [
     (r'sort_pairs_u32', 'cub', 0.9, 0, 'sort_by_key u32+u32 >= 0.9x CUB DeviceRadixSort::SortPairs'),
     (r'sort_items', 'thrust', 1.0, 0, 'comparator sort of a struct >= Thrust sort'),
     (r'sort_cmp_u64', 'thrust', 1.0, 0, 'comparator sort of 64-bit keys >= Thrust sort'),
+    (r'sort_points', 'thrust', 1.0, 0, 'comparator sort of a 16-byte struct >= Thrust sort'),
 ]
 
 def ratio_pts(t, family, base, min_n):

@@ -11,7 +11,8 @@
 // sort_u64, sort_f32, sort16 (keys below 2^16 sorted by bits [0, 16): pacxx and CUB with
 // the bit range, pacxxall: pacxx over all 32 bits, what skipping passes gains),
 // sort_items (a 12-byte struct with a comparator: merge sorts), sort_cmp_u64 (64-bit keys
-// with a comparator on their low 32 bits: merge sorts of 8-byte elements), lower_bound (n queries
+// with a comparator on their low 32 bits: merge sorts of 8-byte elements), sort_points (a
+// 16-byte struct with a comparator on two float fields), lower_bound (n queries
 // into n sorted keys), merge (two sorted halves of n/2).
 #include <pacxx/pacxx.hpp>
 
@@ -27,6 +28,10 @@
 
 bool operator==(const bench_item &a, const bench_item &b) {
   return a.group == b.group && a.score == b.score && a.id == b.id;
+}
+
+bool operator==(const bench_point &a, const bench_point &b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z && a.id == b.id;
 }
 
 namespace {
@@ -114,6 +119,13 @@ float f32_of(std::size_t i) { return float(std::int32_t(mix(i + 5))) * 1e-6f; }
 bench_item item_of(std::size_t i) {
   const std::uint64_t r = mix(i + 99);
   return bench_item{int(r % 1000), float((r >> 20) % 64) * 0.25f, unsigned(i)};
+}
+
+// Coordinates on a grid of 1/8, so that equal z (and equal (z, x)) are common.
+bench_point point_of(std::size_t i) {
+  const std::uint64_t r = mix(i + 7);
+  return bench_point{float(r % 4096) * 0.125f, float((r >> 12) % 4096) * 0.125f,
+                     float((r >> 24) % 2048) * 0.125f, unsigned(i)};
 }
 
 template <class T> bool same(const gpu::vector<T> &a, const gpu::vector<T> &b) {
@@ -321,6 +333,15 @@ struct u64_low_order {
 COMPARATOR_SORT_BENCHES(sort_cmp_u64, unsigned long long, u64_of, u64_low_order,
                         cub_merge_sort_u64_low, thrust_sort_u64_low)
 
+// A 16-byte struct ordered by (z, x).
+struct point_order {
+  bool operator()(const bench_point &a, const bench_point &b) const {
+    return a.z < b.z || (a.z == b.z && a.x < b.x);
+  }
+};
+COMPARATOR_SORT_BENCHES(sort_points, bench_point, point_of, point_order, cub_merge_sort_points,
+                        thrust_sort_points)
+
 // n queries into n sorted keys (sorted: every other even number; queries: any number).
 struct search_data {
   gpu::vector<unsigned> sorted, queries;
@@ -430,6 +451,9 @@ SORT_BENCH(sort16_cub);
 SORT_BENCH(sort_items_pacxx);
 SORT_BENCH(sort_items_cub);
 SORT_BENCH(sort_items_thrust);
+SORT_BENCH(sort_points_pacxx);
+SORT_BENCH(sort_points_cub);
+SORT_BENCH(sort_points_thrust);
 SORT_BENCH(sort_cmp_u64_pacxx);
 SORT_BENCH(sort_cmp_u64_cub);
 SORT_BENCH(sort_cmp_u64_thrust);

@@ -32,6 +32,12 @@ struct u64_low_order {
   }
 };
 
+struct point_order {
+  __host__ __device__ bool operator()(const bench_point &a, const bench_point &b) const {
+    return a.z < b.z || (a.z == b.z && a.x < b.x);
+  }
+};
+
 void need(std::size_t bytes) {
   if (bytes > temp_bytes) {
     std::fprintf(stderr, "cub sort: %zu bytes of temporary storage prepared, %zu needed\n",
@@ -56,6 +62,9 @@ extern "C" void cub_sort_prepare(std::size_t max_n) {
   grow(b, most);
   CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (unsigned long long *)nullptr,
                                              (std::int64_t)n, u64_low_order{}));
+  grow(b, most);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (bench_point *)nullptr, (std::int64_t)n,
+                                             point_order{}));
   grow(b, most);
   CHECK(cub::DeviceMerge::MergeKeys(nullptr, b, (const unsigned *)nullptr, (std::int64_t)n,
                                     (const unsigned *)nullptr, (std::int64_t)n,
@@ -116,6 +125,14 @@ extern "C" void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n) 
   CHECK(cudaDeviceSynchronize());
 }
 
+extern "C" void cub_merge_sort_points(bench_point *data, std::size_t n) {
+  std::size_t b = 0;
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, point_order{}));
+  need(b);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, point_order{}));
+  CHECK(cudaDeviceSynchronize());
+}
+
 extern "C" void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b_in,
                               std::size_t nb, unsigned *out) {
   std::size_t b = 0;
@@ -147,6 +164,10 @@ extern "C" void thrust_sort_items(bench_item *data, std::size_t n) {
 }
 extern "C" void thrust_sort_u64_low(unsigned long long *data, std::size_t n) {
   thrust::stable_sort(dp(data), dp(data) + n, u64_low_order{});
+  CHECK(cudaDeviceSynchronize());
+}
+extern "C" void thrust_sort_points(bench_point *data, std::size_t n) {
+  thrust::stable_sort(dp(data), dp(data) + n, point_order{});
   CHECK(cudaDeviceSynchronize());
 }
 extern "C" void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n,

@@ -12,6 +12,12 @@ struct bench_item {
   unsigned id;
 };
 
+// A 16-byte record: points ordered by (z, then x), as a user's particles.
+struct bench_point {
+  float x, y, z;
+  unsigned id;
+};
+
 extern "C" {
 void cub_sort_prepare(std::size_t max_n); // temporary storage for up to max_n elements
 void cub_sort_keys_u32(const unsigned *in, unsigned *out, std::size_t n);
@@ -25,6 +31,7 @@ void cub_merge_sort_items(bench_item *data, std::size_t n); // DeviceMergeSort::
 // 64-bit keys ordered by their low 32 bits alone (u64_low_order), stably: a comparator
 // sort of 8-byte elements.
 void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n);
+void cub_merge_sort_points(bench_point *data, std::size_t n); // point_order, stably
 void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
                    unsigned *out); // DeviceMerge::MergeKeys
 // In place (thrust::sort, thrust::sort_by_key).
@@ -34,6 +41,7 @@ void thrust_sort_f32(float *data, std::size_t n);
 void thrust_sort_pairs_u32(unsigned *keys, unsigned *values, std::size_t n);
 void thrust_sort_items(bench_item *data, std::size_t n); // thrust::stable_sort, comparator
 void thrust_sort_u64_low(unsigned long long *data, std::size_t n); // thrust::stable_sort
+void thrust_sort_points(bench_point *data, std::size_t n);         // thrust::stable_sort
 void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n, const unsigned *queries,
                             std::size_t q, std::size_t *out);
 void thrust_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
