@@ -46,6 +46,14 @@ void need(std::size_t bytes) {
   }
 }
 void grow(std::size_t bytes, std::size_t &most) { most = bytes > most ? bytes : most; }
+// DeviceMergeSort::StableSortKeys in place, in the prepared temporary storage.
+template <class T, class Order> void cub_merge_sort(T *data, std::size_t n, Order order) {
+  std::size_t b = 0;
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, order));
+  need(b);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, order));
+  CHECK(cudaDeviceSynchronize());
+}
 } // namespace
 
 extern "C" void cub_sort_prepare(std::size_t max_n) {
@@ -110,27 +118,15 @@ extern "C" void cub_sort_pairs_u32(const unsigned *keys_in, unsigned *keys_out,
 }
 
 extern "C" void cub_merge_sort_items(bench_item *data, std::size_t n) {
-  std::size_t b = 0;
-  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, item_order{}));
-  need(b);
-  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, item_order{}));
-  CHECK(cudaDeviceSynchronize());
+  cub_merge_sort(data, n, item_order{});
 }
 
 extern "C" void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n) {
-  std::size_t b = 0;
-  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, u64_low_order{}));
-  need(b);
-  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, u64_low_order{}));
-  CHECK(cudaDeviceSynchronize());
+  cub_merge_sort(data, n, u64_low_order{});
 }
 
 extern "C" void cub_merge_sort_points(bench_point *data, std::size_t n) {
-  std::size_t b = 0;
-  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, data, (std::int64_t)n, point_order{}));
-  need(b);
-  CHECK(cub::DeviceMergeSort::StableSortKeys(temp, b, data, (std::int64_t)n, point_order{}));
-  CHECK(cudaDeviceSynchronize());
+  cub_merge_sort(data, n, point_order{});
 }
 
 extern "C" void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b_in,
