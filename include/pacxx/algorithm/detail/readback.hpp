@@ -40,9 +40,12 @@ template <class T> inline void store_result(T *p, const T &v, std::integral_cons
   std::memcpy(w, &v, 16);
   *reinterpret_cast<result_pair *>(p) = result_pair{w[0], w[1]};
 }
+// The width of store_result's one access: 8 or 16 bytes, else 0 (a plain assignment).
+template <class T>
+struct result_access
+    : std::integral_constant<int, sizeof(T) == 8 || sizeof(T) == 16 ? int(sizeof(T)) : 0> {};
 template <class T> inline void store_result(T *p, const T &v) {
-  store_result(p, v, std::integral_constant < int,
-               sizeof(T) == 8 || sizeof(T) == 16 ? int(sizeof(T)) : 0 > {});
+  store_result(p, v, result_access<T>{});
 }
 
 // Where a kernel writes `count` values of T for the host: `kernel`, pinned host memory
