@@ -1,8 +1,9 @@
 // End-to-end: the merge sort (issue 10, items 1, 2 and 5): any strict weak ordering,
 // against std::stable_sort on the host.
-//   orderings  a user struct with a user comparator, a struct's operator<, projections
-//              (gpu::sort(v, comp, proj)), arithmetic keys with a comparator that is not
-//              std::less / std::greater (by magnitude, also with zipped values),
+//   orderings  a user struct with a user comparator (12, 16 and 24 bytes), a struct's
+//              operator<, projections (gpu::sort(v, comp, proj)), arithmetic keys with
+//              a comparator that is not std::less / std::greater (by magnitude, also
+//              with zipped values),
 //              action::sort(comp), a zip of gpu::vectors (structures of arrays)
 //   sizes      0, 1, 2, primes (one tile, several, a partial last tile), 2^20 + 3 once
 //   data       random, all equal, sorted, reversed; stability shown by an origin field
@@ -39,6 +40,24 @@ struct Ranked {
 inline bool operator<(const Ranked &a, const Ranked &b) { return a.group < b.group; }
 inline bool operator==(const Ranked &a, const Ranked &b) {
   return a.group == b.group && a.origin == b.origin;
+}
+
+// Records of 16 and 24 bytes (the merge sort sizes its items and moves them by size).
+struct Point {
+  float x, y, z;
+  unsigned origin;
+};
+inline bool operator==(const Point &a, const Point &b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z && a.origin == b.origin;
+}
+struct Wide {
+  double key;
+  long long tag;
+  unsigned origin;
+  int pad;
+};
+inline bool operator==(const Wide &a, const Wide &b) {
+  return a.key == b.key && a.tag == b.tag && a.origin == b.origin;
 }
 
 namespace {
@@ -84,6 +103,37 @@ TEST(MergeSort, UserStructWithUserComparator) {
       std::stable_sort(h.begin(), h.end(), by_group_then_score{});
       ASSERT_EQ(gpu::copy(v), h) << "n = " << n << " shape " << int(s);
     }
+}
+
+struct by_z_then_x {
+  bool operator()(const Point &a, const Point &b) const {
+    return a.z < b.z || (a.z == b.z && a.x < b.x);
+  }
+};
+struct by_key_descending {
+  bool operator()(const Wide &a, const Wide &b) const { return a.key > b.key; }
+};
+
+// 16- and 24-byte records with many equal keys: stable, as std::stable_sort.
+TEST(MergeSort, RecordsOf16And24Bytes) {
+  for (std::size_t n : {std::size_t(1009), std::size_t(40009)}) {
+    rng r(n);
+    std::vector<Point> p(n);
+    std::vector<Wide> w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      p[i] =
+          Point{float(r.integer(0, 15)), float(i % 7), float(r.integer(0, 30)) * 0.5f, unsigned(i)};
+      w[i] = Wide{double(r.integer(-20, 20)) * 0.25, (long long)(i)*3, unsigned(i), 0};
+    }
+    gpu::vector<Point> gp = gpu::copy(p);
+    gpu::vector<Wide> gw = gpu::copy(w);
+    gpu::sort(gp, by_z_then_x{});
+    gpu::stable_sort(gw, by_key_descending{});
+    std::stable_sort(p.begin(), p.end(), by_z_then_x{});
+    std::stable_sort(w.begin(), w.end(), by_key_descending{});
+    EXPECT_EQ(gpu::copy(gp), p) << n;
+    EXPECT_EQ(gpu::copy(gw), w) << n;
+  }
 }
 
 TEST(MergeSort, LargeAndLaunches) {
