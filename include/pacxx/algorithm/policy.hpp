@@ -299,9 +299,10 @@ template <class T> struct merge_for {
 // comparator sort of 12-byte items went from 52.5 to 50.3 ms at 2^28 (11.67 to 11.16
 // at 2^26; benchmarks/results/2026-11-26-h100-merge-bounds). Bounded to 8 blocks (32
 // registers, with the block sort at 3) it spilled 36 bytes and took 67.8 ms. Where the
-// items are 16 words (8-byte keys, 16-byte structs) the bound to 6 blocks spills 24-28
-// bytes, and 64-bit keys with a comparator were 2-3 % slower at 2^24-2^26, so those stay
-// unbounded.
+// items are 16 words (8-byte keys at 8 items, 16-byte structs at 4) the bound to 6
+// blocks spills 24-28 bytes, and 64-bit keys with a comparator were 2-3 % slower at
+// 2^24-2^26; 16-byte structs stay unbounded, 8-byte elements take fewer items instead
+// (items_8_bytes).
 //
 // items_8_bytes: 8-byte elements (64-bit keys, pairs of 32-bit fields) take 6 items,
 // 12 words, so the merge kernel is bounded too (39 registers, no spills). 64-bit keys
