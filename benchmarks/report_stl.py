@@ -48,6 +48,7 @@ GOALS = [
     (r'sort_items', 'thrust', 1.0, 0, 'comparator sort of a struct >= Thrust sort'),
     (r'sort_cmp_u64', 'thrust', 1.0, 0, 'comparator sort of 64-bit keys >= Thrust sort'),
     (r'sort_points', 'thrust', 1.0, 0, 'comparator sort of a 16-byte struct >= Thrust sort'),
+    (r'sort_scores', 'thrust', 1.0, 0, 'comparator sort of an 8-byte struct >= Thrust sort'),
 ]
 
 def ratio_pts(t, family, base, min_n):

@@ -12,7 +12,8 @@
 // the bit range, pacxxall: pacxx over all 32 bits, what skipping passes gains),
 // sort_items (a 12-byte struct with a comparator: merge sorts), sort_cmp_u64 (64-bit keys
 // with a comparator on their low 32 bits: merge sorts of 8-byte elements), sort_points (a
-// 16-byte struct with a comparator on two float fields), lower_bound (n queries
+// 16-byte struct with a comparator on two float fields), sort_scores (an 8-byte struct
+// with a comparator on its float field), lower_bound (n queries
 // into n sorted keys), merge (two sorted halves of n/2).
 #include <pacxx/pacxx.hpp>
 
@@ -32,6 +33,10 @@ bool operator==(const bench_item &a, const bench_item &b) {
 
 bool operator==(const bench_point &a, const bench_point &b) {
   return a.x == b.x && a.y == b.y && a.z == b.z && a.id == b.id;
+}
+
+bool operator==(const bench_score &a, const bench_score &b) {
+  return a.score == b.score && a.id == b.id;
 }
 
 namespace {
@@ -126,6 +131,12 @@ bench_point point_of(std::size_t i) {
   const std::uint64_t r = mix(i + 7);
   return bench_point{float(r % 4096) * 0.125f, float((r >> 12) % 4096) * 0.125f,
                      float((r >> 24) % 2048) * 0.125f, unsigned(i)};
+}
+
+// Scores on a grid of 1/2 below 32768, so that ties are common (and stability shows).
+bench_score score_of(std::size_t i) {
+  const std::uint64_t r = mix(i + 13);
+  return bench_score{float(r % 65536) * 0.5f, unsigned(i)};
 }
 
 template <class T> bool same(const gpu::vector<T> &a, const gpu::vector<T> &b) {
@@ -342,6 +353,13 @@ struct point_order {
 COMPARATOR_SORT_BENCHES(sort_points, bench_point, point_of, point_order, cub_merge_sort_points,
                         thrust_sort_points)
 
+// An 8-byte struct ordered by score, highest first.
+struct score_order {
+  bool operator()(const bench_score &a, const bench_score &b) const { return a.score > b.score; }
+};
+COMPARATOR_SORT_BENCHES(sort_scores, bench_score, score_of, score_order, cub_merge_sort_scores,
+                        thrust_sort_scores)
+
 // n queries into n sorted keys (sorted: every other even number; queries: any number).
 struct search_data {
   gpu::vector<unsigned> sorted, queries;
@@ -454,6 +472,9 @@ SORT_BENCH(sort_items_thrust);
 SORT_BENCH(sort_points_pacxx);
 SORT_BENCH(sort_points_cub);
 SORT_BENCH(sort_points_thrust);
+SORT_BENCH(sort_scores_pacxx);
+SORT_BENCH(sort_scores_cub);
+SORT_BENCH(sort_scores_thrust);
 SORT_BENCH(sort_cmp_u64_pacxx);
 SORT_BENCH(sort_cmp_u64_cub);
 SORT_BENCH(sort_cmp_u64_thrust);

@@ -38,6 +38,12 @@ struct point_order {
   }
 };
 
+struct score_order {
+  __host__ __device__ bool operator()(const bench_score &a, const bench_score &b) const {
+    return a.score > b.score;
+  }
+};
+
 void need(std::size_t bytes) {
   if (bytes > temp_bytes) {
     std::fprintf(stderr, "cub sort: %zu bytes of temporary storage prepared, %zu needed\n",
@@ -73,6 +79,9 @@ extern "C" void cub_sort_prepare(std::size_t max_n) {
   grow(b, most);
   CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (bench_point *)nullptr, (std::int64_t)n,
                                              point_order{}));
+  grow(b, most);
+  CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, b, (bench_score *)nullptr, (std::int64_t)n,
+                                             score_order{}));
   grow(b, most);
   CHECK(cub::DeviceMerge::MergeKeys(nullptr, b, (const unsigned *)nullptr, (std::int64_t)n,
                                     (const unsigned *)nullptr, (std::int64_t)n,
@@ -129,6 +138,10 @@ extern "C" void cub_merge_sort_points(bench_point *data, std::size_t n) {
   cub_merge_sort(data, n, point_order{});
 }
 
+extern "C" void cub_merge_sort_scores(bench_score *data, std::size_t n) {
+  cub_merge_sort(data, n, score_order{});
+}
+
 extern "C" void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b_in,
                               std::size_t nb, unsigned *out) {
   std::size_t b = 0;
@@ -164,6 +177,10 @@ extern "C" void thrust_sort_u64_low(unsigned long long *data, std::size_t n) {
 }
 extern "C" void thrust_sort_points(bench_point *data, std::size_t n) {
   thrust::stable_sort(dp(data), dp(data) + n, point_order{});
+  CHECK(cudaDeviceSynchronize());
+}
+extern "C" void thrust_sort_scores(bench_score *data, std::size_t n) {
+  thrust::stable_sort(dp(data), dp(data) + n, score_order{});
   CHECK(cudaDeviceSynchronize());
 }
 extern "C" void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n,

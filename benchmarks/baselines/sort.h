@@ -18,6 +18,12 @@ struct bench_point {
   unsigned id;
 };
 
+// An 8-byte record: scores ordered from the highest, as a leaderboard.
+struct bench_score {
+  float score;
+  unsigned id;
+};
+
 extern "C" {
 void cub_sort_prepare(std::size_t max_n); // temporary storage for up to max_n elements
 void cub_sort_keys_u32(const unsigned *in, unsigned *out, std::size_t n);
@@ -32,6 +38,7 @@ void cub_merge_sort_items(bench_item *data, std::size_t n); // DeviceMergeSort::
 // sort of 8-byte elements.
 void cub_merge_sort_u64_low(unsigned long long *data, std::size_t n);
 void cub_merge_sort_points(bench_point *data, std::size_t n); // point_order, stably
+void cub_merge_sort_scores(bench_score *data, std::size_t n); // score_order, stably
 void cub_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,
                    unsigned *out); // DeviceMerge::MergeKeys
 // In place (thrust::sort, thrust::sort_by_key).
@@ -42,6 +49,7 @@ void thrust_sort_pairs_u32(unsigned *keys, unsigned *values, std::size_t n);
 void thrust_sort_items(bench_item *data, std::size_t n); // thrust::stable_sort, comparator
 void thrust_sort_u64_low(unsigned long long *data, std::size_t n); // thrust::stable_sort
 void thrust_sort_points(bench_point *data, std::size_t n);         // thrust::stable_sort
+void thrust_sort_scores(bench_score *data, std::size_t n);         // thrust::stable_sort
 void thrust_lower_bound_u32(const unsigned *sorted, std::size_t n, const unsigned *queries,
                             std::size_t q, std::size_t *out);
 void thrust_merge_u32(const unsigned *a, std::size_t na, const unsigned *b, std::size_t nb,

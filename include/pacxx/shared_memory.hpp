@@ -10,7 +10,7 @@ namespace pacxx {
 
 // Every thread of a block that constructs it at the same place in the kernel sees the
 // same N elements. Elements are not initialised (as CUDA's __shared__).
-template <class T, std::size_t N> class shared_memory {
+template <class T, std::size_t N, std::size_t Align = alignof(T)> class shared_memory {
   static_assert(std::is_trivially_destructible<T>::value,
                 "pacxx::shared_memory holds trivially destructible types only");
   static_assert(N > 0, "pacxx::shared_memory needs at least one element");
@@ -20,7 +20,7 @@ public:
   // always_inline: the JIT gives each construction site its own block of memory, so
   // the constructor must not be a shared out-of-line function.
   __attribute__((always_inline)) shared_memory()
-      : ptr_(static_cast<T *>(__pacxx_shared_memory(sizeof(T) * N, alignof(T)))) {}
+      : ptr_(static_cast<T *>(__pacxx_shared_memory(sizeof(T) * N, Align))) {}
   shared_memory(const shared_memory &) = delete;
   shared_memory &operator=(const shared_memory &) = delete;
 

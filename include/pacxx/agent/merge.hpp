@@ -58,6 +58,62 @@ __attribute__((always_inline)) inline T select_value(bool p, const T &x, const T
 }
 } // namespace detail
 
+// A tile of T in shared memory. Structs of 8 or 16 bytes move with one 64- or 128-bit
+// access each (the array aligned to their size), where a plain copy was one 4-byte access
+// per member: with a thread's run of I elements written blocked, 16-byte structs at 4
+// items made 16-way bank conflicts in the block sort (a model:
+// benchmarks/results/2026-11-26-h100-min-element-u64-sort/banks.py). Arithmetic types
+// are one access already; types that are not trivially copyable are copied as written.
+// 16-byte structs (sort_points, 2^28, H100): 132.1 ms with 4-byte accesses, 91.9 with
+// 128-bit ones (ncu at 2^24: block sort 2.59 -> 1.33 ms, merge pass 310 -> 242 us;
+// benchmarks/results/2026-11-26-h100-wide-shared).
+template <class T, std::size_t N> class item_tile {
+  static constexpr std::size_t wide = !std::is_arithmetic<T>::value &&
+                                              std::is_trivially_copyable<T>::value &&
+                                              (sizeof(T) == 8 || sizeof(T) == 16)
+                                          ? sizeof(T)
+                                          : 0;
+  typedef unsigned word_pair __attribute__((vector_size(8), may_alias));
+  typedef unsigned word_quad __attribute__((vector_size(16), may_alias));
+  shared_memory<T, N, (wide > alignof(T) ? wide : alignof(T))> sh_;
+
+  static T get(const T *p, std::integral_constant<std::size_t, 0>) { return *p; }
+  static T get(const T *p, std::integral_constant<std::size_t, 8>) {
+    const word_pair w = *reinterpret_cast<const word_pair *>(p);
+    const unsigned u[2] = {w[0], w[1]};
+    T r;
+    std::memcpy(&r, u, 8);
+    return r;
+  }
+  static T get(const T *p, std::integral_constant<std::size_t, 16>) {
+    const word_quad w = *reinterpret_cast<const word_quad *>(p);
+    const unsigned u[4] = {w[0], w[1], w[2], w[3]};
+    T r;
+    std::memcpy(&r, u, 16);
+    return r;
+  }
+  static void set(T *p, const T &v, std::integral_constant<std::size_t, 0>) { *p = v; }
+  static void set(T *p, const T &v, std::integral_constant<std::size_t, 8>) {
+    unsigned u[2];
+    std::memcpy(u, &v, 8);
+    *reinterpret_cast<word_pair *>(p) = word_pair{u[0], u[1]};
+  }
+  static void set(T *p, const T &v, std::integral_constant<std::size_t, 16>) {
+    unsigned u[4];
+    std::memcpy(u, &v, 16);
+    *reinterpret_cast<word_quad *>(p) = word_quad{u[0], u[1], u[2], u[3]};
+  }
+
+public:
+  __attribute__((always_inline)) item_tile() = default;
+  T get(unsigned i) const {
+    return get(sh_.data() + i, std::integral_constant<std::size_t, wide>{});
+  }
+  void set(unsigned i, const T &v) {
+    set(sh_.data() + i, v, std::integral_constant<std::size_t, wide>{});
+  }
+};
+
 // Merges I outputs of the runs s[ia, a_end) and s[ib, b_end) (both in one shared array,
 // b's run after a's), stably, into out. s[b_end] must be readable (the tile's array has
 // one spare element, as CUB's): a head past its run's end is read but never compared
@@ -68,11 +124,11 @@ __attribute__((always_inline)) inline T select_value(bool p, const T &x, const T
 // a warp, which take a's or b's head as their data says, ran both sides one after the
 // other (PTX of the u32 merge: 3 compares, 2-3 branches and both sides' loads per
 // output). Outputs past the runs' end repeat an element and must not be stored.
-template <unsigned I, class T, class Comp>
-__attribute__((always_inline)) inline void serial_merge(const T *s, unsigned ia, unsigned a_end,
+template <unsigned I, class T, class Tile, class Comp>
+__attribute__((always_inline)) inline void serial_merge(const Tile &s, unsigned ia, unsigned a_end,
                                                         unsigned ib, unsigned b_end, T (&out)[I],
                                                         Comp comp) {
-  T a = s[ia], b = s[ib];
+  T a = s.get(ia), b = s.get(ib);
 #pragma unroll
   for (unsigned k = 0; k < I; ++k) {
     const bool p = ib < b_end && (ia >= a_end || comp(b, a));
@@ -80,7 +136,7 @@ __attribute__((always_inline)) inline void serial_merge(const T *s, unsigned ia,
     const unsigned next = (p ? ib : ia) + 1;
     ib = p ? next : ib;
     ia = p ? ia : next;
-    const T v = s[next];
+    const T v = s.get(next);
     b = detail::select_value(p, v, b);
     a = detail::select_value(p, a, v);
   }
@@ -125,7 +181,7 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
   // conflict-free either way.
   constexpr bool padded = I % 2 == 0;
   const auto at = [](unsigned i) { return padded ? i + i / 32 : i; };
-  shared_memory<T, (padded ? tile + tile / 32 : tile) + 1> sh;
+  item_tile<T, (padded ? tile + tile / 32 : tile) + 1> sh;
   const unsigned l = unsigned(Thread::get().local.x);
   // Inputs that are not sorted by comp (std::merge's precondition) may give cuts that
   // are not monotone; clamped, they give unspecified elements of a and b but never a
@@ -135,20 +191,19 @@ __attribute__((always_inline)) inline void merge_tile(LoadA &&load_a, LoadB &&lo
   const std::size_t j0 = d0 - i0;
   move_striped<B, I, T>(
       [&](unsigned x) -> T { return x < la ? load_a(i0 + x) : load_b(j0 + (x - la)); }, len,
-      [&](unsigned x, const T &v) { sh[x] = v; });
+      [&](unsigned x, const T &v) { sh.set(x, v); });
   barrier();
-  const T *s = sh.data();
   const unsigned dl = l * I < len ? l * I : len;
-  const unsigned ia = merge_path([&](unsigned i) -> const T & { return s[i]; }, la,
-                                 [&](unsigned j) -> const T & { return s[la + j]; }, lb, dl, comp);
+  const unsigned ia = merge_path([&](unsigned i) { return sh.get(i); }, la,
+                                 [&](unsigned j) { return sh.get(la + j); }, lb, dl, comp);
   T out[I];
-  serial_merge(s, ia, la, la + (dl - ia), len, out, comp);
+  serial_merge(sh, ia, la, la + (dl - ia), len, out, comp);
   barrier();
 #pragma unroll
   for (unsigned k = 0; k < I; ++k)
-    sh[at(l * I + k)] = out[k];
+    sh.set(at(l * I + k), out[k]);
   barrier();
-  move_striped<B, I, T>([&](unsigned x) -> T { return sh[at(x)]; }, len,
+  move_striped<B, I, T>([&](unsigned x) -> T { return sh.get(at(x)); }, len,
                         [&](unsigned x, const T &v) { store(d0 + x, v); });
 }
 

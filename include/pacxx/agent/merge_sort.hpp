@@ -21,9 +21,9 @@ template <class P, class T, class Load, class Store, class Comp>
 __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&store,
                                                            unsigned valid, Comp comp) {
   constexpr unsigned B = P::block, I = P::items, tile = B * I;
-  shared_memory<T, tile + 1> sh; // one spare element for serial_merge
+  item_tile<T, tile + 1> sh; // one spare element for serial_merge
   const unsigned l = unsigned(Thread::get().local.x);
-  move_striped<B, I, T>(load, valid, [&](unsigned x, const T &v) { sh[x] = v; });
+  move_striped<B, I, T>(load, valid, [&](unsigned x, const T &v) { sh.set(x, v); });
   barrier();
   // The thread's run: [l * I, l * I + mine).
   const unsigned first = l * I;
@@ -31,7 +31,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
   T v[I];
 #pragma unroll
   for (unsigned k = 0; k < I; ++k)
-    v[k] = sh[k < mine ? first + k : 0];
+    v[k] = sh.get(k < mine ? first + k : 0);
 #pragma unroll
   for (unsigned round = 0; round < I; ++round) {
 #pragma unroll
@@ -47,7 +47,7 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
 #pragma unroll
   for (unsigned k = 0; k < I; ++k)
     if (k < mine)
-      sh[first + k] = v[k];
+      sh.set(first + k, v[k]);
   barrier();
   for (unsigned w = I; w < tile; w *= 2) {
     // Pairs of runs of w: [s, s + w) and [s + w, s + 2w), clamped to valid.
@@ -55,20 +55,18 @@ __attribute__((always_inline)) inline void block_sort_tile(Load &&load, Store &&
     const unsigned a0 = s < valid ? s : valid, a1 = s + w < valid ? s + w : valid;
     const unsigned b1 = s + 2 * w < valid ? s + 2 * w : valid;
     const unsigned la = a1 - a0, lb = b1 - a1;
-    const T *sa = sh.data() + a0;
     const unsigned d = first - s < la + lb ? first - s : la + lb;
-    const unsigned ia =
-        merge_path([&](unsigned i) -> const T & { return sa[i]; }, la,
-                   [&](unsigned j) -> const T & { return sa[la + j]; }, lb, d, comp);
-    serial_merge(sh.data(), a0 + ia, a1, a1 + (d - ia), b1, v, comp);
+    const unsigned ia = merge_path([&](unsigned i) { return sh.get(a0 + i); }, la,
+                                   [&](unsigned j) { return sh.get(a1 + j); }, lb, d, comp);
+    serial_merge(sh, a0 + ia, a1, a1 + (d - ia), b1, v, comp);
     barrier();
 #pragma unroll
     for (unsigned k = 0; k < I; ++k)
       if (k < mine)
-        sh[first + k] = v[k];
+        sh.set(first + k, v[k]);
     barrier();
   }
-  move_striped<B, I, T>([&](unsigned x) -> T { return sh[x]; }, valid, store);
+  move_striped<B, I, T>([&](unsigned x) -> T { return sh.get(x); }, valid, store);
 }
 
 } // namespace agent

@@ -301,8 +301,8 @@ template <class T> struct merge_for {
 // registers, with the block sort at 3) it spilled 36 bytes and took 67.8 ms. Where the
 // items are 16 words (8-byte keys at 8 items, 16-byte structs at 4) the bound to 6
 // blocks spills 24-28 bytes, and 64-bit keys with a comparator were 2-3 % slower at
-// 2^24-2^26; 16-byte structs stay unbounded, 8-byte elements take fewer items instead
-// (items_8_bytes).
+// 2^24-2^26; 8- and 16-byte elements take fewer items instead (items_8_bytes,
+// items_16_bytes).
 //
 // items_8_bytes: 8-byte elements (64-bit keys, pairs of 32-bit fields) take 6 items,
 // 12 words, so the merge kernel is bounded too (39 registers, no spills). 64-bit keys
@@ -314,6 +314,14 @@ template <class T> struct merge_for {
 // most sizes) took 2.88 / 12.07 / 55.2 against 5 items' 2.68 / 11.15 / 50.3
 // (benchmarks/results/2026-11-26-h100-min-element-u64-sort/ab).
 //
+// items_16_bytes: 16-byte structs take 3 items (12 words, so the merge kernel is bounded
+// too: 36 registers). With the tiles' 128-bit shared accesses (agent/merge.hpp,
+// item_tile) 3 items are free of bank conflicts where 4 are 4-way (ncu at 2^24: block
+// sort 1.33 -> 1.06 ms, merge pass 242 -> 226 us); sort_points, 2^24 / 2^26 / 2^28, ms
+// (H100, 2026-11-26, benchmarks/results/2026-11-26-h100-wide-shared): 4 items 4.84 /
+// 20.53 / 91.9, 3 items 4.64 / 19.79 / 89.4 (CUB 4.95 / 21.25 / 94.5, Thrust 5.13 /
+// 21.69 / 96.0, same machine).
+//
 // The block sort (512 threads) is not bounded: at 3 blocks it spilled 16-68
 // bytes for every type tried (12-byte items: 49.5 ms at 2^28, 1.5 % better than
 // unbounded; the other types were not measured).
@@ -322,13 +330,16 @@ struct merge_sort {
   static constexpr std::size_t sort_block = 512;
   static constexpr std::size_t items = 8;
   static constexpr std::size_t items_8_bytes = 6;
+  static constexpr std::size_t items_16_bytes = 3;
   static constexpr unsigned merge_min_blocks = 6;
   static constexpr std::size_t merge_bound_words = 15;
 };
 template <class T> struct merge_sort_for {
   static constexpr std::size_t block = merge_sort::block;
-  static constexpr std::size_t items =
-      sizeof(T) == 8 ? merge_sort::items_8_bytes : scaled_items<T, merge_sort::items, 8>::value;
+  static constexpr std::size_t items = sizeof(T) == 8 ? merge_sort::items_8_bytes
+                                       : sizeof(T) == 16
+                                           ? merge_sort::items_16_bytes
+                                           : scaled_items<T, merge_sort::items, 8>::value;
   static constexpr unsigned min_blocks =
       items * ((sizeof(T) + 3) / 4) <= merge_sort::merge_bound_words ? merge_sort::merge_min_blocks
                                                                      : 0;
