@@ -53,6 +53,17 @@ void memory_pool::wait_fence(std::vector<void *> &fence) noexcept {
   fence.clear();
 }
 
+void memory_pool::forget(block_list::iterator b) noexcept {
+  auto range = by_size_.equal_range(b->size);
+  for (auto it = range.first; it != range.second; ++it)
+    if (it->second == b) {
+      by_size_.erase(it);
+      break;
+    }
+  cached_ -= b->size;
+  unused_.erase(b);
+}
+
 void *memory_pool::allocate(std::size_t bytes, bool &reused) {
   reused = false;
   if (bytes == 0)
@@ -60,12 +71,11 @@ void *memory_pool::allocate(std::size_t bytes, bool &reused) {
   const std::size_t size = max_cached_ ? bin(bytes) : bytes;
   std::lock_guard<std::mutex> lock(mutex_);
   void *p = nullptr;
-  auto range = unused_.equal_range(size);
+  auto range = by_size_.equal_range(size);
   for (auto it = range.first; it != range.second; ++it)
-    if (fence_done(it->second)) {
-      p = it->second.p;
-      unused_.erase(it);
-      cached_ -= size;
+    if (fence_done(*it->second)) {
+      p = it->second->p;
+      forget(it->second);
       reused = true;
       break;
     }
@@ -76,12 +86,7 @@ void *memory_pool::allocate(std::size_t bytes, bool &reused) {
       if (unused_.empty())
         throw;
       // Out of memory, perhaps because of what the pool keeps: give that back, retry.
-      for (auto &b : unused_) {
-        wait_fence(b.second.fence);
-        driver_free(b.second.p);
-      }
-      unused_.clear();
-      cached_ = 0;
+      release_locked();
       p = driver_allocate(size);
     }
   }
@@ -117,26 +122,50 @@ void memory_pool::deallocate(void *p) noexcept {
   }
   const std::size_t size = it->second;
   live_.erase(it);
-  if (cached_ + size <= max_cached_) {
+  if (size <= max_cached_) {
+    // Room for it: the blocks freed longest ago go back to the driver first.
+    while (cached_ + size > max_cached_ && !unused_.empty()) {
+      const auto oldest = unused_.begin();
+      wait_fence(oldest->fence);
+      driver_free(oldest->p);
+      forget(oldest);
+    }
+    // Out of host memory for the bookkeeping: the block goes back instead, after its
+    // fence (a failed insertion into a list leaves the element where it was).
+    block b{p, size, std::move(fence)};
+    bool listed = false;
     try {
-      unused_.emplace(size, block{p, std::move(fence)});
+      unused_.push_back(std::move(b));
+      listed = true;
+      by_size_.emplace(size, std::prev(unused_.end()));
       cached_ += size;
       return;
     } catch (const std::bad_alloc &) {
+      if (listed) {
+        fence = std::move(unused_.back().fence);
+        unused_.pop_back();
+      } else {
+        fence = std::move(b.fence);
+      }
     }
   }
   wait_fence(fence);
   driver_free(p);
 }
 
-void memory_pool::release() noexcept {
-  std::lock_guard<std::mutex> lock(mutex_);
+void memory_pool::release_locked() noexcept {
   for (auto &b : unused_) {
-    wait_fence(b.second.fence);
-    driver_free(b.second.p);
+    wait_fence(b.fence);
+    driver_free(b.p);
   }
   unused_.clear();
+  by_size_.clear();
   cached_ = 0;
+}
+
+void memory_pool::release() noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  release_locked();
 }
 
 } // namespace rt

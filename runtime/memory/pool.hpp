@@ -13,6 +13,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <list>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -29,7 +30,14 @@ public:
   using fence_maker = std::function<std::vector<void *>()>;
 
   // At most max_cached bytes are kept unused; 0 turns the pool off. host: pinned host
-  // memory (device::allocate_host) instead of device memory.
+  // memory (device::allocate_host) instead of device memory. A freed block that would
+  // take the pool over max_cached gives back the blocks freed longest ago until it fits
+  // (a block larger than max_cached is given back itself). Keeping the old blocks
+  // instead, as CUB's caching allocator does, left a pool full of buffers that a
+  // program had used once, so the sizes it used now missed every time: a merge sort's
+  // 2-4 GiB scratch at 2^28 after other sizes had filled the pool took 34.8 ms where
+  // it took 33.6 with hits (H100, 2026-11-26, the same as with the pool off;
+  // benchmarks/results/2026-11-26-h100-wide-shared).
   memory_pool(device &dev, std::size_t max_cached, bool host = false)
       : dev_(dev), max_cached_(max_cached), host_(host) {}
   ~memory_pool() { release(); }
@@ -52,21 +60,26 @@ public:
 private:
   struct block {
     void *p;
+    std::size_t size;
     std::vector<void *> fence; // events; empty once completed
   };
+  using block_list = std::list<block>;
   device &dev_;
   const std::size_t max_cached_;
   const bool host_;
   fence_maker fence_;
   std::size_t cached_ = 0;
   std::mutex mutex_;
-  std::unordered_map<void *, std::size_t> live_; // block -> its size
-  std::multimap<std::size_t, block> unused_;     // size -> block
+  std::unordered_map<void *, std::size_t> live_;             // block -> its size
+  block_list unused_;                                        // oldest freed first
+  std::multimap<std::size_t, block_list::iterator> by_size_; // into unused_
 
   void *driver_allocate(std::size_t bytes);
   void driver_free(void *p) noexcept;
   bool fence_done(block &b) noexcept; // releases the events once done
   void wait_fence(std::vector<void *> &fence) noexcept;
+  void forget(block_list::iterator b) noexcept; // drops b from unused_ and by_size_
+  void release_locked() noexcept;
 };
 
 } // namespace rt

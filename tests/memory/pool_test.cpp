@@ -107,9 +107,44 @@ TEST(MemoryPool, KeepsAtMostMaxCached) {
   pool.deallocate(a);
   pool.deallocate(b);
   EXPECT_EQ(dev.frees, 0);
-  pool.deallocate(c); // a third would exceed 2048 bytes kept
+  pool.deallocate(c); // a third would exceed 2048 bytes kept: the oldest (a) goes
   EXPECT_EQ(dev.frees, 1);
   EXPECT_EQ(dev.live.size(), 2u);
+  EXPECT_EQ(dev.live.count(a), 0u);
+}
+
+// A program that moves on to other sizes: the blocks freed longest ago make room, so
+// the sizes in use now are reused (keeping the old ones missed every time after).
+TEST(MemoryPool, AFullPoolGivesBackTheOldestBlocks) {
+  fake_device dev;
+  memory_pool pool(dev, 4096);
+  bool reused;
+  void *a = pool.allocate(2048, reused), *b = pool.allocate(1024, reused),
+       *c = pool.allocate(1024, reused);
+  pool.deallocate(a); // freed first
+  pool.deallocate(b);
+  pool.deallocate(c); // 4096 bytes kept: full
+  EXPECT_EQ(dev.frees, 0);
+  for (int round = 0; round < 3; ++round) {
+    void *d = pool.allocate(3000, reused); // bin 3072
+    EXPECT_EQ(reused, round > 0) << "round " << round;
+    pool.deallocate(d); // needs 3072: a (2048) and b (1024) go, c stays
+  }
+  EXPECT_EQ(dev.allocations, 4);
+  EXPECT_EQ(dev.frees, 2);
+  EXPECT_EQ(dev.live.count(a) + dev.live.count(b), 0u) << "the oldest were given back";
+  EXPECT_EQ(dev.live.count(c), 1u);
+  void *e = pool.allocate(1000, reused); // c's bin
+  EXPECT_TRUE(reused);
+  EXPECT_EQ(e, c);
+  pool.deallocate(e);
+  // A block larger than the whole pool is given back itself, and evicts nothing.
+  void *big = pool.allocate(8192, reused);
+  pool.deallocate(big);
+  EXPECT_EQ(dev.frees, 3);
+  EXPECT_EQ(dev.live.size(), 2u);
+  pool.release();
+  EXPECT_TRUE(dev.live.empty());
 }
 
 TEST(MemoryPool, ZeroTurnsThePoolOff) {
