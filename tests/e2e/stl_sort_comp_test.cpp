@@ -1,7 +1,8 @@
 // End-to-end: the merge sort (issue 10, items 1, 2 and 5): any strict weak ordering,
 // against std::stable_sort on the host.
-//   orderings  a user struct with a user comparator (12, 16 and 24 bytes), a struct's
-//              operator<, projections (gpu::sort(v, comp, proj)), arithmetic keys with
+//   orderings  a user struct with a user comparator (8, 12, 16 and 24 bytes; 8 and 16
+//              also merged), a struct's operator<, projections (gpu::sort(v, comp,
+//              proj)), arithmetic keys with
 //              a comparator that is not std::less / std::greater (by magnitude, also
 //              with zipped values),
 //              action::sort(comp), a zip of gpu::vectors (structures of arrays)
@@ -58,6 +59,24 @@ struct Wide {
 };
 inline bool operator==(const Wide &a, const Wide &b) {
   return a.key == b.key && a.tag == b.tag && a.origin == b.origin;
+}
+
+// 8- and 16-byte records move through shared memory as one 64/128-bit access
+// (agent/merge.hpp, item_tile): one of 4-byte alignment, one with a double.
+struct Score {
+  float score;
+  unsigned origin;
+};
+inline bool operator==(const Score &a, const Score &b) {
+  return a.score == b.score && a.origin == b.origin;
+}
+struct Reading {
+  double value;
+  unsigned origin;
+  int channel;
+};
+inline bool operator==(const Reading &a, const Reading &b) {
+  return a.value == b.value && a.origin == b.origin && a.channel == b.channel;
 }
 
 namespace {
@@ -133,6 +152,46 @@ TEST(MergeSort, RecordsOf16And24Bytes) {
     std::stable_sort(w.begin(), w.end(), by_key_descending{});
     EXPECT_EQ(gpu::copy(gp), p) << n;
     EXPECT_EQ(gpu::copy(gw), w) << n;
+  }
+}
+
+struct by_score_descending {
+  bool operator()(const Score &a, const Score &b) const { return a.score > b.score; }
+};
+struct by_channel_then_value {
+  bool operator()(const Reading &a, const Reading &b) const {
+    return a.channel < b.channel || (a.channel == b.channel && a.value < b.value);
+  }
+};
+
+// The records that take the wide shared-memory path, sorted and merged, with ties.
+TEST(MergeSort, RecordsOf8And16BytesMovedWide) {
+  for (std::size_t n : {std::size_t(2), std::size_t(1009), std::size_t(40009)}) {
+    rng r(n + 5);
+    std::vector<Score> s(n);
+    std::vector<Reading> d(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = Score{float(r.integer(0, 50)) * 0.5f, unsigned(i)};
+      d[i] = Reading{double(r.integer(-30, 30)) / 3.0, unsigned(i), int(r.integer(0, 3))};
+    }
+    gpu::vector<Score> gs = gpu::copy(s);
+    gpu::vector<Reading> gd = gpu::copy(d);
+    gpu::sort(gs, by_score_descending{});
+    gpu::sort(gd, by_channel_then_value{});
+    std::stable_sort(s.begin(), s.end(), by_score_descending{});
+    std::stable_sort(d.begin(), d.end(), by_channel_then_value{});
+    EXPECT_EQ(gpu::copy(gs), s) << n;
+    EXPECT_EQ(gpu::copy(gd), d) << n;
+    // Merged with a second sorted run whose ties come after the first's (stable).
+    std::vector<Reading> e(n / 2 + 1);
+    for (std::size_t i = 0; i < e.size(); ++i)
+      e[i] = Reading{double(r.integer(-30, 30)) / 3.0, unsigned(n + i), int(r.integer(0, 3))};
+    std::stable_sort(e.begin(), e.end(), by_channel_then_value{});
+    std::vector<Reading> want(d.size() + e.size());
+    std::merge(d.begin(), d.end(), e.begin(), e.end(), want.begin(), by_channel_then_value{});
+    gpu::vector<Reading> ge = gpu::copy(e), out(want.size());
+    gpu::merge(gd, ge, out, by_channel_then_value{});
+    EXPECT_EQ(gpu::copy(out), want) << n;
   }
 }
 
