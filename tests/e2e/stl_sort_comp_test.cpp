@@ -133,6 +133,26 @@ struct by_key_descending {
   bool operator()(const Wide &a, const Wide &b) const { return a.key > b.key; }
 };
 
+struct gpu_sort {
+  template <class T, class Comp> void operator()(gpu::vector<T> &v, Comp comp) const {
+    gpu::sort(v, comp);
+  }
+};
+struct gpu_stable_sort {
+  template <class T, class Comp> void operator()(gpu::vector<T> &v, Comp comp) const {
+    gpu::stable_sort(v, comp);
+  }
+};
+// sort(v, comp) on the GPU gives std::stable_sort's order (the merge sort is stable);
+// leaves h sorted.
+template <class T, class Comp, class Sort>
+void expect_as_stable_sort(std::vector<T> &h, Comp comp, Sort sort, std::size_t n) {
+  gpu::vector<T> v = gpu::copy(h);
+  sort(v, comp);
+  std::stable_sort(h.begin(), h.end(), comp);
+  EXPECT_EQ(gpu::copy(v), h) << n;
+}
+
 // 16- and 24-byte records with many equal keys: stable, as std::stable_sort.
 TEST(MergeSort, RecordsOf16And24Bytes) {
   for (std::size_t n : {std::size_t(1009), std::size_t(40009)}) {
@@ -144,14 +164,8 @@ TEST(MergeSort, RecordsOf16And24Bytes) {
           Point{float(r.integer(0, 15)), float(i % 7), float(r.integer(0, 30)) * 0.5f, unsigned(i)};
       w[i] = Wide{double(r.integer(-20, 20)) * 0.25, (long long)(i)*3, unsigned(i), 0};
     }
-    gpu::vector<Point> gp = gpu::copy(p);
-    gpu::vector<Wide> gw = gpu::copy(w);
-    gpu::sort(gp, by_z_then_x{});
-    gpu::stable_sort(gw, by_key_descending{});
-    std::stable_sort(p.begin(), p.end(), by_z_then_x{});
-    std::stable_sort(w.begin(), w.end(), by_key_descending{});
-    EXPECT_EQ(gpu::copy(gp), p) << n;
-    EXPECT_EQ(gpu::copy(gw), w) << n;
+    expect_as_stable_sort(p, by_z_then_x{}, gpu_sort{}, n);
+    expect_as_stable_sort(w, by_key_descending{}, gpu_stable_sort{}, n);
   }
 }
 
@@ -174,14 +188,8 @@ TEST(MergeSort, RecordsOf8And16BytesMovedWide) {
       s[i] = Score{float(r.integer(0, 50)) * 0.5f, unsigned(i)};
       d[i] = Reading{double(r.integer(-30, 30)) / 3.0, unsigned(i), int(r.integer(0, 3))};
     }
-    gpu::vector<Score> gs = gpu::copy(s);
-    gpu::vector<Reading> gd = gpu::copy(d);
-    gpu::sort(gs, by_score_descending{});
-    gpu::sort(gd, by_channel_then_value{});
-    std::stable_sort(s.begin(), s.end(), by_score_descending{});
-    std::stable_sort(d.begin(), d.end(), by_channel_then_value{});
-    EXPECT_EQ(gpu::copy(gs), s) << n;
-    EXPECT_EQ(gpu::copy(gd), d) << n;
+    expect_as_stable_sort(s, by_score_descending{}, gpu_sort{}, n);
+    expect_as_stable_sort(d, by_channel_then_value{}, gpu_sort{}, n);
     // Merged with a second sorted run whose ties come after the first's (stable).
     std::vector<Reading> e(n / 2 + 1);
     for (std::size_t i = 0; i < e.size(); ++i)
@@ -189,7 +197,7 @@ TEST(MergeSort, RecordsOf8And16BytesMovedWide) {
     std::stable_sort(e.begin(), e.end(), by_channel_then_value{});
     std::vector<Reading> want(d.size() + e.size());
     std::merge(d.begin(), d.end(), e.begin(), e.end(), want.begin(), by_channel_then_value{});
-    gpu::vector<Reading> ge = gpu::copy(e), out(want.size());
+    gpu::vector<Reading> gd = gpu::copy(d), ge = gpu::copy(e), out(want.size());
     gpu::merge(gd, ge, out, by_channel_then_value{});
     EXPECT_EQ(gpu::copy(out), want) << n;
   }
