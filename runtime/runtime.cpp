@@ -50,7 +50,7 @@ loaded_configuration load_configuration() {
 // Scratch memory, grown when needed and freed with its owner: device memory (tile
 // states, partials where they are copied back), pinned host memory that kernels
 // write (host_scratch: results the host reads without a copy), or device memory that
-// starts as all-one bytes and that every kernel using it leaves so (ones_scratch).
+// starts as all-one bytes (ones_scratch: state carried from call to call).
 enum class scratch_kind { device, host, ones };
 struct scratch_buffer {
   const scratch_kind kind;

@@ -426,11 +426,12 @@ void *scratch(std::size_t bytes);
 // kernel is done: no device-to-host copy after the kernel (pacxx/algorithm/detail/
 // readback.hpp). Null where kernels cannot write host memory (OpenCL).
 void *host_scratch(std::size_t bytes);
-// Per-thread device memory on the current device that starts as all-one bytes, and
-// that every kernel using it must leave all ones when it finishes: state carried from
-// call to call without a fill before each (the searches' result word and counter of
-// finished blocks; the fill was a second operation on the queue, about 2 us a call on
-// the H100). At most a few hundred bytes are expected; grows when needed.
+// Per-thread device memory on the current device that starts as all-one bytes: state
+// carried from call to call without a fill before each (the fill was a second operation
+// on the queue, about 2 us a call on the H100). Its first two words are the searches'
+// (pacxx/algorithm/detail/find_first.hpp: one holds the last search's match, the other
+// all ones); other users take the bytes after them and leave those all ones. At most a
+// few hundred bytes are expected; grows when needed.
 void *ones_scratch(std::size_t bytes);
 // Waits for the current queue's work, so that what its kernels wrote to host_scratch
 // memory is there, and counts `bytes` read back to the host.
