@@ -216,8 +216,18 @@ struct radix_sort {
   static constexpr std::size_t pairs_block = 256;
   static constexpr std::size_t pairs_items = 16;
   // 4-byte keys with 4-byte values (the measured pairs; other sizes keep 256 threads
-  // and no bound, as before the measurement).
+  // and no bound, as before the measurement). Measured again on 2026-11-26 (u32 pairs,
+  // one process per shape, 2^26 / 2^27 / 2^28, us; ptxas sm_90 registers, spills):
+  // 384 x 16 at 2 blocks (80, none) 2383-2393 / 4773-4779 / 9579-9595, 384 x 17 at 2
+  // (80, none) 2357 / 4741 / 9524, 384 x 18 at 2 (80, 4 bytes) 2346 / 4737 / 9507,
+  // 384 x 19 at 2 (80, 4 bytes) 2354 / 4744 / 9513, CUB 2248 / 4714 / 9077; in a second
+  // call 384 x 14 at 3 (56, none) 2841-2861 / 5699-5723 / 11403-11405, 256 x 16 at 4
+  // (64, none) 3166-3167 / 6389-6391 / 12731-12741, 256 x 20 at 3 (80, none) 2862-2863 /
+  // 5754-5768 / 11500-11513, 512 x 12 at 2 (64, none) 2462-2465 / 4906-4926 / 9845-9868
+  // against 384 x 16 at 2 2382-2387 / 4771-4778 / 9584-9591
+  // (benchmarks/results/2026-11-26-h100-pairs17/ab.md). 17: the fastest without spills.
   static constexpr std::size_t pairs32_block = 384;
+  static constexpr std::size_t pairs32_items = 17;
   static constexpr unsigned pairs32_min_blocks = 2;
   // Larger values are not moved through the passes: the keys are sorted with their
   // indices, and the values gathered once after (pacxx/algorithm/radix_sort.hpp), so
@@ -252,7 +262,8 @@ struct radix_sort_for {
   static constexpr std::size_t slot = bytes > 4 ? bytes : 4;
   static constexpr std::size_t nominal =
       keys32 ? radix_sort::keys32_items
-             : (ValueBytes == 0 ? radix_sort::keys_items : radix_sort::pairs_items);
+             : (ValueBytes == 0 ? radix_sort::keys_items
+                                : (pairs32 ? radix_sort::pairs32_items : radix_sort::pairs_items));
   // At most the nominal items (keys below 4 bytes: more would spill registers), a stage
   // of at most 32 KiB, and the pass within the shared memory a kernel may declare.
   static constexpr std::size_t scaled =
