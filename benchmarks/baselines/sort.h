@@ -26,6 +26,9 @@ struct bench_score {
 
 extern "C" {
 void cub_sort_prepare(std::size_t max_n); // temporary storage for up to max_n elements
+// The profiler's collection on (1) or off (0): ncu --profile-from-start off then profiles
+// only what runs between (sort.cpp: the timed loop of PACXX_BENCH_PROFILE_N).
+void bench_profile(int on);
 void cub_sort_keys_u32(const unsigned *in, unsigned *out, std::size_t n);
 void cub_sort_keys_u32_bits(const unsigned *in, unsigned *out, std::size_t n, int begin_bit,
                             int end_bit);
