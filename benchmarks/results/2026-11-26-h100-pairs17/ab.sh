@@ -38,3 +38,7 @@ echo
 args=""
 for r in 1 2; do for v in main17 u17 u19 u21 u23; do args="$args ${v}_$r=$a/6-union/${v}_$r.json"; done; done
 $cmp $args
+echo
+echo "## 8. min_element with 32-bit indices where n < 2^32 (idx32: 8-byte partials for floats) against edfd157 (head); two rounds (seventh machine)"
+echo
+$cmp head_1=$a/7-idx32/head_1.json idx32_1=$a/7-idx32/idx32_1.json head_2=$a/7-idx32/head_2.json idx32_2=$a/7-idx32/idx32_2.json

@@ -9,7 +9,8 @@ COLS = [('gpu__time_duration.sum', 'time median (us)'), ('launch__registers_per_
 print('# ncu, reductions and any_of (H100, 2026-11-26)\n')
 print('`ncu --cache-control none --clock-control none --launch-skip 5 --launch-count 20`, one '
       'process per row; `call3_*`: main and the tree fold (README), `call4_*`: main, find2 and '
-      'find3 (the searches\' variants) on another machine.\n')
+      'find3 (the searches\' variants) on another machine, `call8_*`: edfd157 (head) and '
+      '32-bit indices for min_element (idx32) on a third.\n')
 print('| run | launches | ' + ' | '.join(c for _, c in COLS) + ' | time min (us) |')
 print('|---|---' + '|---' * len(COLS) + '|---|')
 key = lambda f: (os.path.basename(f).split('_')[0], int(os.path.basename(f)[:-4].split('_')[-1]), f)
