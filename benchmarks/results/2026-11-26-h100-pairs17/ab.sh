@@ -33,12 +33,12 @@ echo "## 6. Radix pairs (final code): every size in one process (all) or from 2^
 echo
 $cmp all_1=$a/5-history/all_1.json top_1=$a/5-history/top_1.json all_2=$a/5-history/all_2.json top_2=$a/5-history/top_2.json
 echo
-echo "## 7. Rank counters in the stage (u: CUB's union, CUDA; branch wip/radix-rank-union) at 384 x 17 / 19 / 21 / 23, 2 blocks, against 264edd4 (main17); two rounds (sixth machine)"
+echo "## 7. Rank counters in the stage (u: CUB's union, CUDA; branch wip/radix-rank-union) at 384 x 17 / 19 / 21 / 23, 2 blocks, against 264edd4 (main17); two rounds (seventh machine; the sixth ran the ncu of ncu.md's second table)"
 echo
 args=""
 for r in 1 2; do for v in main17 u17 u19 u21 u23; do args="$args ${v}_$r=$a/6-union/${v}_$r.json"; done; done
 $cmp $args
 echo
-echo "## 8. min_element with 32-bit indices where n < 2^32 (idx32: 8-byte partials for floats) against edfd157 (head); two rounds (seventh machine)"
+echo "## 8. min_element with 32-bit indices where n < 2^32 (idx32: 8-byte partials for floats) against edfd157 (head); two rounds (eighth machine)"
 echo
 $cmp head_1=$a/7-idx32/head_1.json idx32_1=$a/7-idx32/idx32_1.json head_2=$a/7-idx32/head_2.json idx32_2=$a/7-idx32/idx32_2.json
