@@ -33,9 +33,9 @@
 #include "pacxx/algorithm/detail/functional.hpp"
 #include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
-#include "pacxx/block/warp.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/thread.hpp"
 
 namespace gpu {
 namespace detail {
