@@ -7,7 +7,7 @@
 //   sizes       0, 1, 1009 (one block), 10007 (several blocks); find also 2^20 + 3
 //   ties        values from a small range: min_element and max_element give the first
 //               smallest / largest, minmax_element the first smallest and the last
-//               largest
+//               largest; also distinct values and all elements equal
 //   find        the value in the first, the last and no element
 #include "test_support.hpp"
 
@@ -64,6 +64,25 @@ TYPED_TEST(Reductions, MinMaxElementsAreStds) {
     const auto mm = std::minmax_element(h.begin(), h.end());
     EXPECT_EQ(gpu::minmax_element(x), std::make_pair(index_of(n, mm.first - h.begin()),
                                                      index_of(n, mm.second - h.begin())));
+  }
+}
+
+// One smallest and one largest per warp and block (distinct values: the warp fold of
+// min_element takes the one lane that holds the smallest), and every element equal (all
+// lanes hold it: the lowest index wins).
+TYPED_TEST(Reductions, MinMaxElementsOfDistinctAndEqualValues) {
+  using T = TypeParam;
+  for (std::size_t n : {prime, std::size_t(10007)}) {
+    SCOPED_TRACE(n);
+    std::vector<T> h(n);
+    for (std::size_t i = 0; i < n; ++i)
+      h[i] = T((i * 7919 + 11) % n); // a permutation of [0, n): n is prime
+    gpu::vector<T> x = gpu::copy(h);
+    EXPECT_EQ(gpu::min_element(x), std::size_t(std::min_element(h.begin(), h.end()) - h.begin()));
+    EXPECT_EQ(gpu::max_element(x), std::size_t(std::max_element(h.begin(), h.end()) - h.begin()));
+    gpu::vector<T> same = gpu::copy(std::vector<T>(n, T(7)));
+    EXPECT_EQ(gpu::min_element(same), 0u);
+    EXPECT_EQ(gpu::max_element(same), 0u);
   }
 }
 

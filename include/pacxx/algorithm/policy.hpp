@@ -32,6 +32,21 @@ struct reduce {
   static constexpr std::size_t max_blocks = 528;
 };
 
+// The index-carrying reductions (min_element, max_element, minmax_element): reduce's
+// tile of 2048 elements with blocks twice as large, so half as many (value, index)
+// partials of 16 bytes or more come back and are folded on the host, with the same
+// threads on the device at large sizes. min_element of floats on the H100 (2026-11-26,
+// benchmarks/results/2026-11-26-h100-small-reductions, end to end, two processes,
+// 2^20 / 2^21 / 2^22 / 2^23, us): 256 x 8 at 528 blocks 12.0-12.2 / 12.7 / 13.8-14.3 /
+// 16.3-16.4, 512 x 8 at 264 11.4-11.6 / 12.1-12.2 / 13.4-13.6 / 15.5-15.6, 1024 x 8 at
+// 132 11.6 / 11.9-12.1 / 13.3-13.4 / 15.1-15.4 (its kernel 4.45 us at 2^20 against
+// 4.10); at 2^28 all three 360-361. 16 items a thread were 3 % slower at 2^28.
+struct arg_reduce {
+  static constexpr std::size_t block = 512;
+  static constexpr std::size_t items = 8;
+  static constexpr std::size_t max_blocks = 264;
+};
+
 // First-match searches (find, find_if, any_of, all_of, none_of, equal;
 // pacxx/agent/find.hpp): blocks stride over tiles of block * items elements in
 // increasing order and stop at the first tile past a match that any block has

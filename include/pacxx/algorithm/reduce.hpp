@@ -65,8 +65,7 @@ void block_partials(const V &in, std::size_t n, T *partials, Transform transform
 
 // The grid of the partials' kernel over n > 0 elements: at most one block per tile
 // (then every block has values), at most max_blocks.
-inline pacxx::launch_config partials_grid(std::size_t n) {
-  using P = pacxx::policy::reduce;
+template <class P = pacxx::policy::reduce> pacxx::launch_config partials_grid(std::size_t n) {
   return pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
 }
 
@@ -90,11 +89,11 @@ partials_on_device<T> launch_partials(const V &in, std::size_t n, Transform tran
 }
 
 // The block partials of the fold, on the host (one kernel; waits for it).
-template <class T, class V, class Transform, class Fold, class Op>
+template <class T, class P = pacxx::policy::reduce, class V, class Transform, class Fold, class Op>
 readback<T> reduce_blocks(const V &in, std::size_t n, Transform transform, Fold fold, Op op) {
-  const pacxx::launch_config cfg = partials_grid(n);
+  const pacxx::launch_config cfg = partials_grid<P>(n);
   const readback_memory<T> m(cfg.grid.x, pacxx::detail::scratch(cfg.grid.x * sizeof(T)));
-  block_partials<pacxx::policy::reduce, T>(in, n, m.kernel, transform, fold, op, cfg);
+  block_partials<P, T>(in, n, m.kernel, transform, fold, op, cfg);
   return readback<T>(m);
 }
 

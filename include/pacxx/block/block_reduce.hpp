@@ -9,12 +9,32 @@
 // same object needs a pacxx::barrier() between the calls, as CUB's TempStorage does.
 #pragma once
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include "pacxx/block/warp.hpp"
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/thread.hpp"
 
 namespace pacxx {
+
+namespace detail {
+// An op may fold a warp's values itself: op.warp_reduce(v, valid), with warp::reduce's
+// contract (lanes [0, valid) in lane order, the result in lane 0). The index-carrying
+// reductions do (gpu::detail::first_min_op): a (value, index) pair folded as one moves
+// every word of it through each of the five shuffle steps.
+template <class Op, class T, class = void> struct has_warp_reduce : std::false_type {};
+template <class Op, class T>
+struct has_warp_reduce<
+    Op, T, decltype(void(std::declval<const Op &>().warp_reduce(std::declval<T>(), 0u)))>
+    : std::true_type {};
+template <class T, class Op> inline T warp_fold(T v, Op &op, unsigned valid, std::true_type) {
+  return op.warp_reduce(v, valid);
+}
+template <class T, class Op> inline T warp_fold(T v, Op &op, unsigned valid, std::false_type) {
+  return warp::reduce(v, op, valid);
+}
+} // namespace detail
 
 template <class T, std::size_t B> class block_reduce {
   // Whole warps of 32 (CUDA's shuffles take full warps); any such B, not only powers of
@@ -37,14 +57,14 @@ public:
       const std::size_t first = l - warp::lane(); // the warp's first thread
       const unsigned in_warp =
           valid <= first ? 0u : (valid - first >= w ? w : unsigned(valid - first));
-      v = warp::reduce(v, op, in_warp);
+      v = detail::warp_fold(v, op, in_warp, detail::has_warp_reduce<Op, T>{});
       if (warp::lane() == 0)
         slot_[l / w] = v;
       barrier();
       if (l < w) {
         const std::size_t warps = (valid + w - 1) / w; // <= 32: B <= 1024, w = 32
         T x = slot_[l < warps ? l : 0];
-        v = warp::reduce(x, op, unsigned(warps));
+        v = detail::warp_fold(x, op, unsigned(warps), detail::has_warp_reduce<Op, T>{});
       }
       return v;
     }

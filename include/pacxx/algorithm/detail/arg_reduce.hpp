@@ -13,6 +13,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/algorithm/reduce.hpp"
+#include "pacxx/block/warp.hpp"
 
 namespace gpu {
 namespace detail {
@@ -52,6 +53,38 @@ template <class Comp> struct first_min_op {
   template <class A> A operator()(const A &a, const A &b) const {
     const bool take = comp(b.value, a.value) || (!comp(a.value, b.value) && b.index < a.index);
     return take ? b : a;
+  }
+  // The same fold over lanes [0, valid) of a warp, valid in lane 0 (device code; the
+  // block_reduce hook): the smallest value first, with one shuffle per step for a
+  // 4-byte value, then the lowest index among the lanes that hold an equivalent value,
+  // with one shuffle from that lane where there is only one. Folding the pair as one
+  // moved four words per step (the value, its padding and the 64-bit index).
+  template <class A> A warp_reduce(A a, unsigned valid) const {
+    const unsigned l = pacxx::warp::lane();
+    auto v = a.value;
+    for (unsigned d = 1; d < pacxx::warp::size(); d *= 2) {
+      const auto other = pacxx::warp::shuffle_down(v, d);
+      if (l + d < valid && comp(other, v))
+        v = other;
+    }
+    v = pacxx::warp::shuffle(v, 0);
+    const bool holds = l < valid && !comp(v, a.value); // a.value is not above the smallest
+    const unsigned lanes = pacxx::warp::ballot(holds);
+    std::size_t index;
+    if ((lanes & (lanes - 1)) == 0) { // one lane (or, in a warp with no values, none)
+      index = pacxx::warp::shuffle(a.index, lanes ? unsigned(__builtin_ctz(lanes)) : 0u);
+    } else {
+      std::size_t mine = holds ? a.index : ~std::size_t(0);
+      for (unsigned d = 1; d < pacxx::warp::size(); d *= 2) {
+        const std::size_t other = pacxx::warp::shuffle_down(mine, d);
+        mine = other < mine ? other : mine;
+      }
+      index = mine;
+    }
+    A r = a;
+    r.value = v;
+    r.index = index;
+    return r;
   }
 };
 
@@ -94,7 +127,7 @@ using device_value_t =
 // The fold of A (made from each element by To) over a non-empty device range.
 template <class A, class V, class To, class Fold, class Op>
 A arg_reduce(const V &in, std::size_t n, To to, Fold fold, Op op) {
-  return fold_partials(reduce_blocks<A>(in, n, to, fold, op), op);
+  return fold_partials(reduce_blocks<A, pacxx::policy::arg_reduce>(in, n, to, fold, op), op);
 }
 
 // The index of the first smallest element under comp, or n if the range is empty.
