@@ -86,6 +86,19 @@ TYPED_TEST(Reductions, MinMaxElementsOfDistinctAndEqualValues) {
   }
 }
 
+// Above policy::arg_reduce::index32_max elements the kernel carries 64-bit indices.
+TEST(ReductionsLarge, MinMaxElementsWith64BitIndices) {
+  const std::size_t n = pacxx::policy::arg_reduce::index32_max + 3;
+  std::vector<float> h(n);
+  for (std::size_t i = 0; i < n; ++i)
+    h[i] = float(i % 1000);
+  h[n - 2] = h[n - 1] = -1.f; // the first smallest is past 2^24
+  h[7] = h[n - 3] = 2000.f;   // the first largest is near the front
+  gpu::vector<float> x = gpu::copy(h);
+  EXPECT_EQ(gpu::min_element(x), n - 2);
+  EXPECT_EQ(gpu::max_element(x), 7u);
+}
+
 TYPED_TEST(Reductions, CountAndFindAreStds) {
   using T = TypeParam;
   for (std::size_t n : sizes) {

@@ -41,10 +41,19 @@ struct reduce {
 // 16.3-16.4, 512 x 8 at 264 11.4-11.6 / 12.1-12.2 / 13.4-13.6 / 15.5-15.6, 1024 x 8 at
 // 132 11.6 / 11.9-12.1 / 13.3-13.4 / 15.1-15.4 (its kernel 4.45 us at 2^20 against
 // 4.10); at 2^28 all three 360-361. 16 items a thread were 3 % slower at 2^28.
+//
+// index32_max: min_element and max_element carry 32-bit indices up to this many
+// elements, 64-bit ones above. Kernel times of min_element over floats under ncu (H100,
+// 2026-11-26, same results folder, 2^20 / 2^22 / 2^23 / 2^28, us): 64-bit 4.14 / 6.11 /
+// 8.24 / 351.8, 32-bit 4.03 / 5.74 / 8.16 / 356.1; end to end, two processes each, equal
+// at 2^24 (33.2-34.9 against 33.5-34.0) and slower at 2^28 (364.6-367.2 against
+// 360.3-360.4; the kernels' loops are the same but for a mask, and why it is slower
+// there is not known).
 struct arg_reduce {
   static constexpr std::size_t block = 512;
   static constexpr std::size_t items = 8;
   static constexpr std::size_t max_blocks = 264;
+  static constexpr std::size_t index32_max = std::size_t(1) << 24;
 };
 
 // First-match searches (find, find_if, any_of, all_of, none_of, equal;
