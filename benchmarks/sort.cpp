@@ -99,6 +99,12 @@ template <class D, class Make> D &cached(const void *family, std::size_t n, Make
   if (h.family != family || h.n != n || !h.data) {
     h.data.reset(); // the old data set first: the two may not fit together
     pacxx::synchronize();
+    // And the pool's unused blocks (the old sizes' data and scratch): the driver then
+    // places this size's buffers as in a process that sorts this size alone. Kept, they
+    // cost pacxx 8 % at 2^27 u32 pairs (5.09 against 4.69 ms on the H100, 2026-11-26,
+    // benchmarks/results/2026-11-26-h100-small-reductions); CUB's own time there moved
+    // by 10 % with the placement too (4.46-4.53 against 4.91 ms).
+    pacxx::release_cached_memory();
     h.data = std::shared_ptr<void>(make(n));
     h.family = family;
     h.n = n;

@@ -298,6 +298,8 @@ void reset_stats() {
       c.to_device = c.to_host = c.pinned_allocations = c.pinned_bytes = 0;
 }
 
+void release_cached_memory() { rt::runtime::get().pool().release(); }
+
 namespace detail {
 
 void *device_allocate(std::size_t bytes) {

@@ -1,7 +1,8 @@
 // End-to-end: the device memory pool (runtime/memory/pool.*). Freed device memory is
 // handed out again to allocations of the same size class, within PACXX_POOL_MB (read
-// here too: the test runs with the default, with PACXX_POOL_MB=0 and with =1), and a
-// reused block never sees writes of its previous owner's kernels.
+// here too: the test runs with the default, with PACXX_POOL_MB=0 and with =1), a
+// reused block never sees writes of its previous owner's kernels, and
+// release_cached_memory gives the unused blocks back.
 #include "test_support.hpp"
 
 #include <pacxx/pacxx.hpp>
@@ -40,6 +41,21 @@ TEST(MemoryPool, ReusesAFreedBlockForTheSameSizeClass) {
     EXPECT_EQ(s.pool_hits, 0u);
   }
   EXPECT_EQ(gpu::copy(b), std::vector<float>(9001, 2.f));
+}
+
+// release_cached_memory gives the unused blocks back: the same size class is then a new
+// driver allocation; live buffers keep their memory and contents.
+TEST(MemoryPool, ReleaseGivesUnusedBlocksBack) {
+  gpu::vector<int> live(1000, 7);
+  { gpu::vector<float> a(10007, 1.f); }
+  pacxx::release_cached_memory();
+  pacxx::reset_stats();
+  gpu::vector<float> b(10007, 2.f);
+  EXPECT_EQ(pacxx::stats().device_allocations, 1u);
+  EXPECT_EQ(pacxx::stats().pool_hits, 0u);
+  EXPECT_EQ(gpu::copy(live), std::vector<int>(1000, 7));
+  EXPECT_EQ(gpu::copy(b), std::vector<float>(10007, 2.f));
+  pacxx::release_cached_memory(); // nothing unused: nothing to do
 }
 
 TEST(MemoryPool, DoesNotHandOutABlockOfAnotherSizeClass) {
