@@ -20,7 +20,9 @@ only="${PACXX_BENCH_ONLY:-}"
 progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 if [ "$only" = sort ]; then
-  "$bin/sort" "${common[@]}" --benchmark_out="$out/sort.json" --benchmark_out_format=json
+  # PACXX_BENCH_FILTER applies here too (e.g. '^sort_pairs_u32_' for one family).
+  "$bin/sort" "${common[@]}" ${PACXX_BENCH_FILTER:+--benchmark_filter="$PACXX_BENCH_FILTER"} \
+    --benchmark_out="$out/sort.json" --benchmark_out_format=json
   python3 "$here/report_stl.py" "$out" "$out/sort.json"
 elif [ "$only" != rof ] && [ "$only" != queues ]; then
 if [ "$only" != stl ]; then
