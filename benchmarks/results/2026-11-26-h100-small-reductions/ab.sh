@@ -43,3 +43,7 @@ echo
 echo "## 7. u32 pairs, pacxx alone at every size to 2^27: PACXX_POOL_MB=1024 against the default pool (second machine)"
 echo
 $cmp pool1g=$a/2-shapes/pool1g.json default=$a/2-shapes/pooldef.json
+echo
+echo "## 8. Search shapes for any_of, threads x items at most blocks (any_256x16x264 is the shape of 307a9d6; any_of_pacxx the same through gpu::any_of) (sixth machine)"
+echo
+$cmp r1=$a/6-find-shapes/red_1.json r2=$a/6-find-shapes/red_2.json

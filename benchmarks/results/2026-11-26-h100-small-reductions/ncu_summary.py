@@ -10,7 +10,7 @@ print('`ncu --cache-control none --clock-control none --kernel-name regex:pacxx_
       '--launch-skip 5 --launch-count 20`, one process per row. call2: the second machine of '
       'ab.md (shapes, count32, poll_first, any_warp), call3: the third (value-first warp '
       'fold, `_plain` without), call5: the fourth (`head_*` fe25e0c, `idx32_*` 32-bit indices '
-      'at every size). Names as in ab.md.\n')
+      'at every size), call10: the sixth (search shapes, ab.md §8). Names as in ab.md.\n')
 print('| call | benchmark | n | ' + ' | '.join(c for _, c in COLS) + ' |')
 print('|---|---|---|' + '---|' * len(COLS))
 rows = []

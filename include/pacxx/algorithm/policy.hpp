@@ -67,7 +67,13 @@ struct arg_reduce {
 // 2^20 - 2^23 too. Again once the tile loop kept positions rather than indices (end to
 // end, two runs each, 2^20 / 2^22 / 2^28, us; the same ab.md as below): 16 / 264
 // 13.4-13.8 / 15.0-15.6 / 375, 8 / 528 14.2-14.8 / 16.4-17.2 / 375-376, 16 / 528
-// 12.6-13.9 / 15.2-15.9 / 380-381.
+// 12.6-13.9 / 15.2-15.9 / 380-381. Once the first poll moved into the first tile
+// (ncu, 2026-11-26, 2^20 / 2^22 / 2^23 / 2^28, us; the sum 3.70 / 5.55 / 7.82 / 351.9;
+// benchmarks/results/2026-11-26-h100-small-reductions, ab.md §8): 256 x 16 at 264 blocks
+// 4.06 / 6.10 / 8.83 / 364.1, 256 x 32 at 264 3.86 / 5.97 / 8.24 / 360.0, 256 x 32 at
+// 132 3.86 / 5.98 / 8.96 / 412.8, 512 x 16 at 264 4.08 / 6.10 / 8.48 / 365.7, 256 x 24
+// at 264 6.70 / 8.40 / 9.81 / 374.3. With 32 items (30 registers, no spills) a warp
+// pays the ballot and shuffle once per 32 loads.
 //
 // poll_every: a warp reads the published match every this many tiles. Every warp of
 // the grid reads the same word; any_of with no match, end to end (benchmarks/reductions,
@@ -75,10 +81,10 @@ struct arg_reduce {
 // 108.4-109.1 / 383.6-384.8 us, every 4th 37.7-38.3 / 105.4-105.6 / 377.1-377.8 (the
 // sum in the same processes: 34.0-34.8 / 99.5-99.9 / 362.2-364.5;
 // benchmarks/results/2026-11-25-h100-find/ab.md). The price: after a match, up to 3
-// more tiles per warp, at most 3 * 264 * 4096 elements, about 5 us.
+// more tiles per warp, at most 3 * 264 * 8192 elements, about 10 us.
 struct find {
   static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 16;
+  static constexpr std::size_t items = 32;
   static constexpr std::size_t max_blocks = 264;
   static constexpr unsigned poll_every = 4;
 };
