@@ -37,19 +37,20 @@ template <class Pred> struct count_value {
 // Measured on the H100 (2026-11-26, benchmarks/results/2026-11-26-h100-small-reductions,
 // ncu, 2^20 / 2^22 / 2^23 floats): 64-bit counts 4.02 / 5.81 / 8.19 us, 32-bit 3.84 /
 // 5.58 / 8.02 (the float sum: 3.65 / 5.38 / 7.81).
+template <class Count, class In, class Pred>
+std::size_t count_in(const In &in, std::size_t n, Pred pred) {
+  return fold_partials(
+      reduce_blocks<Count>(in, n, count_one<Pred, Count>{pred}, std::plus<>{}, std::plus<>{}),
+      std::plus<>{});
+}
 template <class Rng, class Pred>
 std::size_t count_where(Rng &&rng, Pred pred, std::false_type /*filtered*/) {
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
     return 0;
-  if (n <= std::numeric_limits<unsigned>::max())
-    return fold_partials(reduce_blocks<unsigned>(in, n, count_one<Pred, unsigned>{pred},
-                                                 std::plus<>{}, std::plus<>{}),
-                         std::plus<>{});
-  return fold_partials(
-      reduce_blocks<std::size_t>(in, n, count_one<Pred>{pred}, std::plus<>{}, std::plus<>{}),
-      std::plus<>{});
+  return n <= std::numeric_limits<unsigned>::max() ? count_in<unsigned>(in, n, pred)
+                                                   : count_in<std::size_t>(in, n, pred);
 }
 // A filtered pipeline (view::filter, remove_if) is not random access: it is counted by
 // gpu::reduce, which evaluates filters per index (detail/filtered.hpp), still one kernel.

@@ -19,7 +19,7 @@
 namespace gpu {
 namespace detail {
 
-// I: unsigned where the range has fewer than 2^32 elements (first_min_index), else
+// I: unsigned up to policy::arg_reduce::index32_max elements (first_min_index), else
 // std::size_t.
 template <class V, class I = std::size_t> struct arg {
   V value;
