@@ -32,10 +32,10 @@ struct reduce {
   static constexpr std::size_t max_blocks = 528;
 };
 
-// The index-carrying reductions (min_element, max_element, minmax_element): reduce's
-// tile of 2048 elements with blocks twice as large, so half as many (value, index)
-// partials of 16 bytes or more come back and are folded on the host, with the same
-// threads on the device at large sizes. min_element of floats on the H100 (2026-11-26,
+// The index-carrying reductions (min_element, max_element, minmax_element): reduce's 8
+// items a thread in blocks twice as large, at half as many blocks, so half as many
+// (value, index) partials come back to be folded on the host, with the same threads on
+// the device at large sizes (264 x 512 = 528 x 256). min_element of floats on the H100 (2026-11-26,
 // benchmarks/results/2026-11-26-h100-small-reductions, end to end, two processes,
 // 2^20 / 2^21 / 2^22 / 2^23, us): 256 x 8 at 528 blocks 12.0-12.2 / 12.7 / 13.8-14.3 /
 // 16.3-16.4, 512 x 8 at 264 11.4-11.6 / 12.1-12.2 / 13.4-13.6 / 15.5-15.6, 1024 x 8 at
