@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Prints ncu.md: the reduction and search kernels under ncu (one kernel per call), the
 # median and minimum over the launches profiled, from ncu/*.csv.
-import csv, glob, os, statistics
+import glob, os, statistics, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+import ncu_csv  # benchmarks/ncu_csv.py
 here = os.path.dirname(os.path.abspath(__file__))
 COLS = [('gpu__time_duration.sum', 'time median (us)'), ('launch__registers_per_thread', 'registers'),
         ('launch__grid_size', 'blocks'), ('sm__warps_active.avg.pct_of_peak_sustained_active', 'warps active %'),
@@ -15,14 +17,7 @@ print('| run | launches | ' + ' | '.join(c for _, c in COLS) + ' | time min (us)
 print('|---|---' + '|---' * len(COLS) + '|---|')
 key = lambda f: (os.path.basename(f).split('_')[0], int(os.path.basename(f)[:-4].split('_')[-1]), f)
 for f in sorted(glob.glob(os.path.join(here, 'ncu', '*.csv')), key=key):
-    m = {}
-    for r in csv.reader(open(f)):
-        if len(r) < 15 or not r[0].isdigit():
-            continue
-        try:
-            m.setdefault(r[12], []).append(float(r[14].replace(',', '')))
-        except ValueError:
-            pass
+    m = ncu_csv.metrics(f)
     t = m.get(COLS[0][0], [])
     if not t:
         continue
@@ -45,17 +40,11 @@ print('| process | kernel | block | grid | launches | time (us) | DRAM read (MB)
 print('|---|---|---|---|---|---|---|---|---|---|')
 for v in ['all', 'top']:
     k = {}
-    for r in csv.reader(open(os.path.join(here, 'ncu-pairs', f'pairs_{v}.csv'))):
-        if len(r) < 15 or not r[0].isdigit():
-            continue
+    for r, metric, x in ncu_csv.rows(os.path.join(here, 'ncu-pairs', f'pairs_{v}.csv')):
         name = r[4]
         short = 'CUB ' + name.split('<')[0].split('::')[-1] if 'cub::' in name else 'pacxx'
-        try:
-            x = float(r[14].replace(',', ''))
-        except ValueError:
-            continue
         k.setdefault((short, r[7].strip('()').split(',')[0], r[8].strip('()').split(',')[0]), {}) \
-            .setdefault(r[12], []).append(x)
+            .setdefault(metric, []).append(x)
     for (name, block, grid), m in k.items():
         med = lambda key: statistics.median(m[key])
         t = m['gpu__time_duration.sum']

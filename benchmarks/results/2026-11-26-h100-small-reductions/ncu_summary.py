@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Prints ncu.md: kernel times of the reductions and searches under ncu (one kernel per
 # call; median over the launches profiled), from ncu/callC_BENCH_N.csv.
-import csv, glob, os, statistics
+import glob, os, statistics, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+import ncu_csv  # benchmarks/ncu_csv.py
 here = os.path.dirname(os.path.abspath(__file__))
 COLS = [('gpu__time_duration.sum', 'time median (us)'), ('launch__registers_per_thread', 'registers'),
         ('launch__grid_size', 'blocks'), ('smsp__inst_executed.sum', 'instructions')]
@@ -18,14 +20,7 @@ for f in glob.glob(os.path.join(here, 'ncu', '*.csv')):
     base = os.path.basename(f)[:-4]
     call, rest = base.split('_', 1)
     name, n = rest.rsplit('_', 1)
-    m = {}
-    for r in csv.reader(open(f)):
-        if len(r) < 15 or not r[0].isdigit():
-            continue
-        try:
-            m.setdefault(r[12], []).append(float(r[14].replace(',', '')))
-        except ValueError:
-            pass
+    m = ncu_csv.metrics(f)
     if not m.get(COLS[0][0]):
         continue
     vals = []

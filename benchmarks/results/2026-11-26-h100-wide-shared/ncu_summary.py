@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Prints ncu.md: per kernel of the 16-byte merge sort at 2^24 (block sort, cuts, merge),
 # the mean over the launches ncu profiled of each metric, from ncu/ncu_VARIANT.csv.
-import collections, csv, os, sys
+import collections, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+import ncu_csv  # benchmarks/ncu_csv.py
 here = os.path.dirname(os.path.abspath(__file__))
 ROLE = {'512': 'block sort', '128': 'cuts', '256': 'merge pass'}
 SHORT = {'gpu__time_duration.sum': 'time (us)',
@@ -16,11 +18,11 @@ print('| variant | kernel | launches | ' + ' | '.join(cols) + ' |')
 print('|---|---|---' + '|---' * len(cols) + '|')
 for v in sys.argv[1:] or ['main4', 'wide4', 'wide3']:
     k = collections.OrderedDict()
-    for r in csv.reader(open(os.path.join(here, 'ncu', f'ncu_{v}.csv'))):
-        if len(r) < 15 or not r[0].isdigit() or r[12] not in SHORT:
+    for r, metric, x in ncu_csv.rows(os.path.join(here, 'ncu', f'ncu_{v}.csv')):
+        if metric not in SHORT:
             continue
         block = r[7].strip('()').split(',')[0]
-        k.setdefault(block, collections.defaultdict(list))[SHORT[r[12]]].append(float(r[14].replace(',', '')))
+        k.setdefault(block, collections.defaultdict(list))[SHORT[metric]].append(x)
     for block, m in k.items():
         vals = []
         for c in cols:
