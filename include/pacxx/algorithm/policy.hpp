@@ -193,10 +193,18 @@ struct histogram {
 // radix_sort: one block per tile of block * items keys per digit pass; items scale down
 // with the staged bytes per item (the larger of key and value: CUB's register-bound
 // scaling), so that the stage stays within 32 KiB of shared memory.
+// radix_histogram measured under ncu on the H100 (2026-11-26, the histogram launch of a
+// u32 key sort, two machines, 2^24 / 2^26 / 2^28, us; benchmarks/results/
+// 2026-11-26-h100-sort-tiles): 256 x 8 at 512 blocks 40.4-40.5 / 133.1-133.2 /
+// 505.9-507.4, 512 x 8 at 528 36.4-37.7 / 125.2-125.3 / 476.5-477.2, 512 x 8 at 1056
+// 38.7 / 125.0 / 471.1, 512 x 8 at 792 39.9 / 124.4 / 471.6, 256 x 8 at 1056 43.8 /
+// 125.8 / 474.7, 1024 x 8 at 396 39.4 / 126.1 / 475.9, 512 x 12 at 528 38.2 / 128.5 /
+// 479.9, 128 x 16 at 1584 (CUB's shape) 61.9 / 173.0 / 605.9; CUB's own kernel 44.4-44.8
+// / 123.4-123.7 / 457.1-457.6. The kernel also clears the first pass's look-back words.
 struct radix_histogram {
-  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block = 512;
   static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 512;
+  static constexpr std::size_t max_blocks = 528;
 };
 // min_blocks: the blocks a multiprocessor should hold (pacxx::launch_bounds; 0: no
 // bound). Measured on the H100 (2026-11-24, 2^24 / 2^28 random keys): 32-bit keys
