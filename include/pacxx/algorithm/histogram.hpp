@@ -135,6 +135,19 @@ inline void bin_samples(std::size_t n, Load &load, const Map &map, unsigned bins
   runs.flush();
 }
 
+// The blocks of the shared-memory kernel for `tiles` tiles: one a tile up to
+// policy::histogram::shared_min_blocks, then at least shared_tiles_per_block tiles a block
+// (each block's flush is `bins` global atomics onto the counters that every block adds to;
+// the policy has the measurements), at most max_blocks.
+inline std::size_t shared_histogram_blocks(std::size_t tiles) {
+  using P = pacxx::policy::histogram;
+  if (tiles <= P::shared_min_blocks)
+    return tiles;
+  const std::size_t spread = pacxx::detail::ceil_div(tiles, P::shared_tiles_per_block);
+  const std::size_t blocks = spread < P::shared_min_blocks ? P::shared_min_blocks : spread;
+  return blocks < P::max_blocks ? blocks : P::max_blocks;
+}
+
 } // namespace detail
 
 template <class Rng, class T>
@@ -152,9 +165,9 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
   if (n == 0 || bins == 0 || !(lower < upper))
     return result;
   const Map map = Map::make(bins, lower, upper);
-  const pacxx::launch_config grid =
-      pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks);
+  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (bins <= P::shared_bins) {
+    const std::size_t blocks = detail::shared_histogram_blocks(tiles);
     pacxx::kernel(
         [map, bins](const auto &view, std::size_t n, U *out) {
           auto v = view;
@@ -175,7 +188,7 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
             if (const unsigned c = counts[b])
               pacxx::atomic_add(out + b, U(c));
         },
-        pacxx::launch_config{grid.grid, grid.block, bins * sizeof(unsigned)})(in, n, result.data());
+        pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(in, n, result.data());
   } else {
     pacxx::kernel(
         [map, bins](const auto &view, std::size_t n, U *out) {
@@ -188,7 +201,8 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
               [out](unsigned b, unsigned c) { pacxx::atomic_add(out + b, U(c)); }, nbins);
           detail::bin_samples<P>(n, load, map, nbins, runs);
         },
-        grid)(in, n, result.data());
+        pacxx::launch_config{{tiles < P::max_blocks ? tiles : P::max_blocks}, {P::block}})(
+        in, n, result.data());
   }
   return result;
 }

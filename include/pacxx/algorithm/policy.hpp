@@ -181,11 +181,24 @@ template <class T> struct select_for {
 // 9.8 / 28.6 / 358; both sides also run a 2.5 us kernel that zeroes the result). Fewer blocks pay
 // below 2^25, where each block's flush of its bins into the result (bins global atomics a block) is
 // a large part of the work.
+// shared_min_blocks, shared_tiles_per_block: with shared-memory counts, a grid of more than
+// shared_min_blocks blocks is cut so that each block counts at least shared_tiles_per_block
+// tiles (never below shared_min_blocks, never above max_blocks). Every block's flush adds
+// to the same `bins` counters, and atomics on one address are serialised in L2: at 2^21
+// (512 tiles, a block each) 54 % of the kernel's stall samples were its warps waiting at
+// exit for those atomics to drain (`drain`; CUB's sweep kernel, 342 blocks: none). Measured
+// on the H100 (2026-11-27, ncu, unlocked clocks, 256 bins, skewed / uniform; benchmarks/
+// results/2026-11-27-h100-histogram): 512 blocks 9.97 / 8.96 us, 264 blocks 8.02 / 7.78,
+// 384 x 16 at 342 blocks 8.16 / 7.49, CUB 7.94 / 7.28. At 2^24 and above 264 blocks were
+// 18-29 % slower than 528 (35.2 against 30.0 us at 2^24, 477 against 374 at 2^28), so
+// large inputs keep max_blocks.
 struct histogram {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 16;
   static constexpr std::size_t max_blocks = 528;
   static constexpr std::size_t shared_bins = 4096;
+  static constexpr std::size_t shared_min_blocks = 264;
+  static constexpr std::size_t shared_tiles_per_block = 2;
 };
 
 // The onesweep radix sort (pacxx/agent/radix_sort.hpp). histogram: blocks stride over
