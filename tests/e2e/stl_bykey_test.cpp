@@ -460,21 +460,27 @@ TEST(Histogram, ManyBinsUseGlobalAtomicsAndViewsAreFused) {
 }
 
 TEST(Histogram, BlocksThatCountSeveralTilesMatchTheHost) {
-  // Above policy::histogram::shared_min_blocks tiles, each block of the shared-memory
-  // kernel counts two or more tiles (the grid is cut so that fewer blocks flush into the
-  // result): the tiles a block strides over, a partial last tile and the largest number
-  // of shared bins.
+  // Above policy::histogram::shared_min_blocks tiles, and from shared_cut_min_bins bins,
+  // each block of the shared-memory kernel counts two or more tiles (the grid is cut so
+  // that fewer blocks flush into the result): the tiles a block strides over, a partial
+  // last tile, the fewest bins cut and the largest number of shared bins; with fewer bins
+  // one block a tile.
   using P = pacxx::policy::histogram;
-  const std::size_t tile = P::block * P::items;
-  EXPECT_EQ(gpu::detail::shared_histogram_blocks(1), 1u);
-  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::shared_min_blocks), P::shared_min_blocks);
-  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::shared_min_blocks + 1), P::shared_min_blocks);
-  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::max_blocks * P::shared_tiles_per_block + 1),
-            P::max_blocks);
+  const std::size_t tile = P::block * P::items, cut = P::shared_cut_min_bins;
+  EXPECT_EQ(gpu::detail::shared_histogram_blocks(1, cut), 1u);
+  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::shared_min_blocks, cut), P::shared_min_blocks);
+  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::shared_min_blocks + 1, cut),
+            P::shared_min_blocks);
+  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::shared_min_blocks + 1, cut - 1),
+            P::shared_min_blocks + 1);
+  EXPECT_EQ(
+      gpu::detail::shared_histogram_blocks(P::max_blocks * P::shared_tiles_per_block + 1, cut),
+      P::max_blocks);
+  EXPECT_EQ(gpu::detail::shared_histogram_blocks(P::max_blocks + 1, 1), P::max_blocks);
   const std::size_t tiles = P::shared_min_blocks * P::shared_tiles_per_block + 3;
-  ASSERT_LT(gpu::detail::shared_histogram_blocks(tiles), tiles);
+  ASSERT_LT(gpu::detail::shared_histogram_blocks(tiles, cut), tiles);
   const std::size_t n = tiles * tile - tile / 3;
-  for (std::size_t bins : {std::size_t(256), P::shared_bins}) {
+  for (std::size_t bins : {cut - 1, cut, P::shared_bins}) {
     const std::vector<float> x = samples<float>(n, 41 + bins, -100, 156, true);
     EXPECT_EQ(gpu::copy(gpu::histogram_even(gpu::copy(x), bins, -100.f, 156.f)),
               histogram_ref(x, bins, -100.f, 156.f))

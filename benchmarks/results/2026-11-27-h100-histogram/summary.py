@@ -44,11 +44,13 @@ def ncu_table():
     print('## Kernel times under ncu')
     print()
     print('`ncu --cache-control none --clock-control none --metrics gpu__time_duration.sum,...`,')
-    print('launches 11-30 of a benchmark process; the histogram pass only (median, min-max).')
+    print('launches 11-30 of a benchmark process, median (min-max). The kernel that zeroes the')
+    print('result (grid 1) is left out; with 4096 bins its grid is 16 and it shows (16 registers).')
     print()
     print('| call | variant | data | who | n | grid x block | registers | µs | launches |')
     print('|---|---|---|---|---|---|---|---|---|')
     pat = re.compile(r'm_(?:ncu_)?(\w+?)_(skewed|uniform)_(pacxx|cub)_(\d+)\.csv$')
+    # call5's variants are named with their bins (main16, new4096); the others have 256.
     for call in sorted(glob.glob(os.path.join(here, 'ncu', 'call*'))):
         rows = []
         for f in glob.glob(os.path.join(call, 'm_*.csv')):
@@ -128,10 +130,13 @@ def ab():
                  '256 x 16 at 264 (m264), 384 x 16 at 396 (b384m396), three rounds (the '
                  "round's main processes were lost: the device tool returns eight files)",
         'call3': 'main, b384 and m264 at every size, 3 repetitions, two rounds',
-        'call4': 'main against this commit (new), 3 repetitions, one process each',
+        'call4': 'main against 67002ed (new), 3 repetitions, one process each',
+        'call5': 'main against 67002ed (new) with 16 and with 4096 bins (benchmarks/bykey.cpp '
+                 'built with kBins edited; CUB with the same bins), 2^19-2^25, 5 repetitions, '
+                 'two rounds',
     }
     for call, what in calls.items():
-        order = ['main', 'b384', 'm264', 'b384m396', 'new']
+        order = ['main', 'b384', 'm264', 'b384m396', 'new', 'main16', 'new16', 'main4096', 'new4096']
 
         def ran(f):  # the order the processes ran in: rounds, each in the variants' order
             m = re.match(r'(\w+?)_r?(\d+)(_1)?\.json$', os.path.basename(f))

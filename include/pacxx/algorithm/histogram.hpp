@@ -135,14 +135,15 @@ inline void bin_samples(std::size_t n, Load &load, const Map &map, unsigned bins
   runs.flush();
 }
 
-// The blocks of the shared-memory kernel for `tiles` tiles: one a tile up to
-// policy::histogram::shared_min_blocks, then at least shared_tiles_per_block tiles a block
-// (each block's flush is `bins` global atomics onto the counters that every block adds to;
-// the policy has the measurements), at most max_blocks.
-inline std::size_t shared_histogram_blocks(std::size_t tiles) {
+// The blocks of the shared-memory kernel for `tiles` tiles and `bins` bins: one a tile up
+// to policy::histogram::shared_min_blocks, then, from shared_cut_min_bins bins, at least
+// shared_tiles_per_block tiles a block (each block's flush is `bins` global atomics onto
+// the counters that every block adds to; the policy has the measurements); at most
+// max_blocks.
+inline std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) {
   using P = pacxx::policy::histogram;
-  if (tiles <= P::shared_min_blocks)
-    return tiles;
+  if (tiles <= P::shared_min_blocks || bins < P::shared_cut_min_bins)
+    return tiles < P::max_blocks ? tiles : P::max_blocks;
   const std::size_t spread = pacxx::detail::ceil_div(tiles, P::shared_tiles_per_block);
   const std::size_t blocks = spread < P::shared_min_blocks ? P::shared_min_blocks : spread;
   return blocks < P::max_blocks ? blocks : P::max_blocks;
@@ -167,7 +168,7 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
   const Map map = Map::make(bins, lower, upper);
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (bins <= P::shared_bins) {
-    const std::size_t blocks = detail::shared_histogram_blocks(tiles);
+    const std::size_t blocks = detail::shared_histogram_blocks(tiles, bins);
     pacxx::kernel(
         [map, bins](const auto &view, std::size_t n, U *out) {
           auto v = view;
