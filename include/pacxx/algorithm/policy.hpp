@@ -193,7 +193,7 @@ template <class T> struct select_for {
 // 18-29 % slower than 528 (35.2 against 30.0 us at 2^24, 477 against 374 at 2^28), so
 // large inputs keep max_blocks.
 // shared_cut_min_bins: the grid is cut only for this many bins or more, where a one-tile
-// block's flush is at least 1/64 of its samples. Same runs, 2^21, 512 against 264 blocks:
+// block's flush is at least 1/64 of its samples. Same folder (call5), 2^21, 512 against 264:
 // 16 bins 6.05 / 5.95 against 6.32 / 6.50 us (the flush is negligible, and the cut only
 // halves the blocks); 4096 bins 10.83 / 23.09 against 11.62 / 15.42. The threshold between
 // 16 and 256 is the geometric middle of the two measured ratios (1/256 and 1/16), not a
