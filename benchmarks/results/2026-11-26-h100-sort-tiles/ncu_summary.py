@@ -6,11 +6,9 @@
 #   ncu/reductions/: the same pages (SourceCounters, WarpStateStats sections) of
 #     min_element and the float sum at 2^20 and 2^22;
 #   ncu/histogram/call5, call6: `--metrics` logs of the radix histogram launch per shape.
-import csv
-import gzip
 import os
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', '..'))
@@ -19,30 +17,16 @@ import ncu_csv  # noqa: E402
 
 def details(path):
     """{metric name: (value, unit)} of the first launch of a details page."""
-    d = {}
-    for r in csv.DictReader(open(path)):
-        if r['ID'] != '0':
-            continue
-        d.setdefault(r['Metric Name'], (r['Metric Value'], r['Metric Unit']))
-    return d
+    return ncu_csv.detail_launches(path)[0][1]
 
 
 def sass(path):
     """(rows, header index) of the first kernel of a source page."""
-    rows = list(csv.reader(gzip.open(path, 'rt')))
-    starts = [i for i, r in enumerate(rows) if r and r[0] == 'Kernel Name']
-    block = rows[starts[0] + 1:starts[1] if len(starts) > 1 else None]
-    return block[1:], {h: i for i, h in enumerate(block[0])}
+    return ncu_csv.source_kernels(path)[0]
 
 
 def stall_shares(path):
-    rows, ix = sass(path)
-    stalls = [h for h in ix if h.startswith('stall_') and 'Not Issued' not in h]
-    c = Counter()
-    for r in rows:
-        for h in stalls:
-            c[h[len('stall_'):]] += int(r[ix[h]] or 0)
-    return c
+    return ncu_csv.stall_counts(*sass(path))
 
 
 def hot(path, share):

@@ -8,7 +8,8 @@
 #     launches; CUB: its init and sweep kernels).
 # Arguments: the tag of the files; environment: B, the program (default the package's
 # bykey; a variant's build for the A/B runs), R processes (3), NCU=0 / FULL=0 to skip the
-# profiles, WHO (pacxx cub) the sides profiled, FILTER (the benchmarks run) and REPS (10), NCU_SIZES (2^20-2^22) the sizes profiled.
+# profiles, WHO (pacxx cub) the sides profiled, FILTER (the benchmarks run), REPS (10)
+# and NCU_SIZES (2^20-2^22) the sizes profiled.
 set -u
 tag=${1:-main}
 p=/tmp/p

@@ -6,15 +6,13 @@
 #   ncu/pages/: the details and SASS pages of `--set full` (skewed 2^21, pacxx and CUB):
 #     stall samples by reason and the hottest instructions;
 #   ab/call*/: the benchmark processes, compared by benchmarks/compare_runs.py.
-import csv
 import glob
-import gzip
 import os
 import re
 import statistics
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', '..'))
@@ -67,34 +65,16 @@ def ncu_table():
     print()
 
 
-def details(path):
-    """[(grid, {metric: value})] per launch of a details page."""
-    text = open(path).read()
-    rows = list(csv.DictReader(text[text.find('"ID"'):].splitlines()))
-    launches = {}
-    for r in rows:
-        launches.setdefault(r['ID'], (r['Grid Size'], {}))[1].setdefault(r['Metric Name'], r['Metric Value'])
-    return list(launches.values())
-
-
 def stalls(path):
-    """Per kernel of a SASS page with samples: (samples, Counter of reasons, hottest)."""
-    rows = list(csv.reader(gzip.open(path, 'rt')))
-    starts = [i for i, r in enumerate(rows) if r and r[0] == 'Kernel Name'] + [len(rows)]
+    """Per kernel of a SASS page with samples: (samples, counts by reason, hottest)."""
     out = []
-    for a, b in zip(starts, starts[1:]):
-        block = rows[a + 1:b]
-        ix = {h: i for i, h in enumerate(block[0])}
-        reasons = [h for h in ix if h.startswith('stall_') and 'Not Issued' not in h]
-        c = Counter()
-        for r in block[1:]:
-            for h in reasons:
-                c[h[len('stall_'):]] += int(r[ix[h]] or 0)
+    for rows, ix in ncu_csv.source_kernels(path):
+        c = ncu_csv.stall_counts(rows, ix)
         total = sum(c.values())
         if total == 0:
             continue
         key = [h for h in ix if h.startswith('Warp Stall Sampling (All')][0]
-        hot = sorted(block[1:], key=lambda r: -int(r[ix[key]] or 0))[:4]
+        hot = sorted(rows, key=lambda r: -int(r[ix[key]] or 0))[:4]
         out.append((total, c, [(int(r[ix[key]]), r[ix['Source']].strip()) for r in hot]))
     return out
 
@@ -109,10 +89,11 @@ def full_profiles():
     hots = []
     for who in ('pacxx', 'cub'):
         d = os.path.join(here, 'ncu', 'pages', 'full_main_%s' % who)
-        sweep = [(g, m) for g, m in details(d + '_details.csv') if g != '(1, 1, 1)'][0]
+        sweep = [(g, m) for g, m in ncu_csv.detail_launches(d + '_details.csv')
+                 if g != '(1, 1, 1)'][0]
         total, c, hot = stalls(d + '_sass.csv.gz')[-1]
         share = ', '.join('%s %.1f %%' % (k, 100 * v / total) for k, v in c.most_common(4))
-        print('| %s | %s | %s | %d | %s |' % (who, sweep[0], ' | '.join(sweep[1][k] for k in keys),
+        print('| %s | %s | %s | %d | %s |' % (who, sweep[0], ' | '.join(sweep[1][k][0] for k in keys),
                                            total, share))
         hots.append((who, total, hot))
     print()

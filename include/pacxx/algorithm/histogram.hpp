@@ -142,10 +142,11 @@ inline void bin_samples(std::size_t n, Load &load, const Map &map, unsigned bins
 // max_blocks.
 inline std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) {
   using P = pacxx::policy::histogram;
-  if (tiles <= P::shared_min_blocks || bins < P::shared_cut_min_bins)
-    return tiles < P::max_blocks ? tiles : P::max_blocks;
-  const std::size_t spread = pacxx::detail::ceil_div(tiles, P::shared_tiles_per_block);
-  const std::size_t blocks = spread < P::shared_min_blocks ? P::shared_min_blocks : spread;
+  std::size_t blocks = tiles;
+  if (tiles > P::shared_min_blocks && bins >= P::shared_cut_min_bins) {
+    const std::size_t spread = pacxx::detail::ceil_div(tiles, P::shared_tiles_per_block);
+    blocks = spread < P::shared_min_blocks ? P::shared_min_blocks : spread;
+  }
   return blocks < P::max_blocks ? blocks : P::max_blocks;
 }
 
