@@ -407,6 +407,15 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
     if (Seen.insert(E.first.Callee + "|" + Loc + "|" + E.second).second)
       support::add_extern_call(*Dev, {E.first.Callee, Loc, E.second});
   }
+  // Where each device function is defined, for the JIT's messages (abi::md_source):
+  // the line tables go with StripDebugInfo below.
+  for (Function &F : *Dev)
+    if (!F.isDeclaration()) {
+      std::string Loc = sourceLocation(nullptr, &F);
+      if (!Loc.empty())
+        F.setMetadata(abi::md_source,
+                      MDNode::get(F.getContext(), {MDString::get(F.getContext(), Loc)}));
+    }
   StripDebugInfo(*Dev);
   if (Options.PrintDevice)
     Dev->print(outs(), nullptr);

@@ -10,8 +10,11 @@
 #include "pacxx/detail/abi.hpp"
 #include "pacxx/error.hpp"
 
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -415,6 +418,41 @@ static void remove_ownership(Module &m, const kernel_info &k) {
     });
 }
 
+// A readable name for a device function: demangled, without the suffixes the
+// optimiser adds to clones (".specialized.1", ".constprop.0").
+static std::string readable(const Function &f) {
+  std::string name = f.getName().str();
+  std::string d = demangle(name);
+  if (d == name && name.find('.') != std::string::npos)
+    d = demangle(name.substr(0, name.find('.')));
+  return d;
+}
+
+static std::string source_of(const Function &f) {
+  if (const MDNode *md = f.getMetadata(abi::md_source))
+    if (md->getNumOperands() == 1)
+      if (auto *s = dyn_cast<MDString>(md->getOperand(0)))
+        return s->getString().str();
+  return std::string();
+}
+
+// The cycles of the call graph that remain after optimisation (tail recursion has
+// become loops by then), one line per function: "fib(int) at file.cpp:3".
+static std::string recursive_functions(Module &m) {
+  CallGraph cg(m);
+  std::string out;
+  for (scc_iterator<CallGraph *> it = scc_begin(&cg); !it.isAtEnd(); ++it) {
+    if (!it.hasCycle())
+      continue;
+    for (CallGraphNode *node : *it)
+      if (Function *f = node->getFunction()) {
+        std::string at = source_of(*f);
+        out += "\n  " + readable(*f) + (at.empty() ? "" : " at " + at);
+      }
+  }
+  return out;
+}
+
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,
                         rt::ir_target target, const std::string &arch,
                         const std::vector<std::uint64_t> *staged) {
@@ -439,6 +477,18 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
   optimize(*m, t->machine());
   t->after_optimize(*m, *kernel);
   verify(*m, out.info, "after optimisation");
+  if (!t->allows_recursion()) {
+    std::string cycle = recursive_functions(*m);
+    if (!cycle.empty())
+      throw error("pacxx: kernel '" + out.info.display +
+                  "' calls recursive device code, which OpenCL (SPIR) cannot run; recursive "
+                  "device code runs on CUDA. The recursive functions:" +
+                  cycle +
+                  (cycle.find("__introsort_loop") != std::string::npos
+                       ? "\n  (std::sort recurses: sort a small local array with a loop, e.g. "
+                         "an insertion sort)"
+                       : "\n  (rewrite it as a loop, with an explicit stack if need be)"));
+  }
   raw_string_ostream os(out.ir);
   m->print(os, nullptr);
   os.flush();

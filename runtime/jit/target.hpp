@@ -38,6 +38,10 @@ public:
   virtual void after_optimize(llvm::Module &, llvm::Function & /*kernel*/) {}
   // The code the backend loads.
   virtual std::string emit(llvm::Module &m) = 0;
+  // Whether the target runs recursive device code (CUDA does, with a call stack in
+  // local memory; SPIR forbids it and PoCL's kernel compiler recursed without end on
+  // it, SIGSEGV: compile() rejects such a module before the backend sees it).
+  virtual bool allows_recursion() const { return true; }
 };
 
 // The target for an IR target of a backend; `arch` is the device's ("sm_90" for CUDA,

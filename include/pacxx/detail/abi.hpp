@@ -90,6 +90,10 @@ constexpr const char *md_kernels = "pacxx.kernels";
 // !pacxx.extern_calls: !{!"callee", !"file:line:col", !"readable kernel name"} for each call
 // to a function this unit does not define; resolved against the other units at link.
 constexpr const char *md_extern_calls = "pacxx.extern_calls";
+// !pacxx.source on each function of a device module: !{!"file:line"} of its definition.
+// The module carries no other debug information; the JIT names functions by it where
+// a problem only shows after linking (recursion on a target that forbids it).
+constexpr const char *md_source = "pacxx.source";
 
 // The C library functions a kernel may call without a body in the program: what CUDA
 // offers in device code from <cmath>, <cstdlib> and <cstring>. One table, read by the

@@ -10,6 +10,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Linker/Linker.h"
@@ -19,6 +21,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
 
 #include <algorithm>
 #include <mutex>
@@ -304,8 +307,46 @@ static void launch_bounds(Module &m, Function &kernel) {
                                       ConstantAsMetadata::get(ConstantInt::get(i32, value))}));
 }
 
+// memmove is expanded into a loop here, on generic pointers, instead of by the NVPTX
+// code generator. LLVM 15's expansion (LowerMemIntrinsics' createMemMoveLoop, run by
+// NVPTXLowerAggrCopies) bitcasts the destination to the source's address space; after
+// InferAddressSpaces has given a memmove within a stack array a local source and a
+// generic destination (or the reverse) that "bitcast" is a no-op, so a local address
+// was stored through as a generic one: CUDA_ERROR_ILLEGAL_ADDRESS, the context lost
+// (a std::copy_backward or std::sort on a local array, issue 34). On generic pointers
+// the expansion is correct, and the code generator's InferAddressSpaces still gives
+// each load and store of the loop its own address space. Short moves of a constant
+// length (below NVPTXLowerAggrCopies' 128 bytes) are left to instruction selection,
+// which loads everything before storing and keeps each pointer's address space.
+static void expand_memmoves(Module &m) {
+  SmallVector<MemMoveInst *, 4> moves;
+  for (Function &f : m)
+    for (Instruction &i : instructions(f))
+      if (auto *mm = dyn_cast<MemMoveInst>(&i)) {
+        auto *len = dyn_cast<ConstantInt>(mm->getLength());
+        if (!len || len->getZExtValue() >= 128)
+          moves.push_back(mm);
+      }
+  for (MemMoveInst *mm : moves) {
+    IRBuilder<> b(mm);
+    Type *generic = PointerType::get(m.getContext(), 0);
+    auto to_generic = [&](Value *p) {
+      return p->getType()->getPointerAddressSpace() == 0 ? p
+                                                         : b.CreateAddrSpaceCast(p, generic);
+    };
+    CallInst *g = b.CreateMemMove(to_generic(mm->getRawDest()), mm->getDestAlign(),
+                                  to_generic(mm->getRawSource()), mm->getSourceAlign(),
+                                  mm->getLength(), mm->isVolatile());
+    mm->eraseFromParent();
+    auto *gm = cast<MemMoveInst>(g);
+    expandMemMoveAsLoop(gm);
+    gm->eraseFromParent();
+  }
+}
+
 static void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
   launch_bounds(m, kernel);
+  expand_memmoves(m);
   map_math_to_libdevice(m);
   if (link_libdevice(m)) {
     internalize_except(m, kernel);

@@ -269,6 +269,7 @@ public:
     return spir_lower(m, entry, info);
   }
   std::string emit(Module &m) override { return spir_emit(m); }
+  bool allows_recursion() const override { return false; } // SPIR 1.2, section 2.1
 };
 } // namespace
 
