@@ -331,8 +331,7 @@ static void expand_memmoves(Module &m) {
     IRBuilder<> b(mm);
     Type *generic = PointerType::get(m.getContext(), 0);
     auto to_generic = [&](Value *p) {
-      return p->getType()->getPointerAddressSpace() == 0 ? p
-                                                         : b.CreateAddrSpaceCast(p, generic);
+      return p->getType()->getPointerAddressSpace() == 0 ? p : b.CreateAddrSpaceCast(p, generic);
     };
     CallInst *g = b.CreateMemMove(to_generic(mm->getRawDest()), mm->getDestAlign(),
                                   to_generic(mm->getRawSource()), mm->getSourceAlign(),
