@@ -2,7 +2,7 @@
 // place: KernelExtraction writes it, the JIT (program.cpp, compile.cpp) and the pass's
 // unit tests read it.
 //   !pacxx.kernels       !{!"mangled entry", i64 payload_size, i64 payload_align, !"readable name"}
-//   !pacxx.extern_calls  !{!"callee", !"file:line:col", !"readable kernel name"}
+//   !pacxx.extern_calls  !{!"callee", !"file:line:col", !"readable kernel name", !"notes"}
 // A change to either layout is a change to the contract: bump abi::module_version.
 //
 // Header-only for the reason pass_managers.hpp gives: the plugin and libpacxx each
@@ -31,9 +31,11 @@ struct kernel_metadata {
 };
 
 // A call from kernel code to a function the unit does not define, resolved against the
-// other units when the program is linked.
+// other units when the program is linked. `notes`: whole lines "file:line:col: note: ...\n"
+// to print after the error (the user's frames and the algorithm call that launched the
+// kernel), or empty.
 struct extern_call_metadata {
-  std::string callee, location, kernel;
+  std::string callee, location, kernel, notes;
 };
 
 namespace detail {
@@ -67,9 +69,9 @@ inline void add_kernel(llvm::Module &m, const kernel_metadata &k) {
 inline void add_extern_call(llvm::Module &m, const extern_call_metadata &c) {
   llvm::LLVMContext &ctx = m.getContext();
   m.getOrInsertNamedMetadata(abi::md_extern_calls)
-      ->addOperand(llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, c.callee),
-                                           llvm::MDString::get(ctx, c.location),
-                                           llvm::MDString::get(ctx, c.kernel)}));
+      ->addOperand(llvm::MDNode::get(
+          ctx, {llvm::MDString::get(ctx, c.callee), llvm::MDString::get(ctx, c.location),
+                llvm::MDString::get(ctx, c.kernel), llvm::MDString::get(ctx, c.notes)}));
 }
 
 // nullopt when a node is malformed (not written by this encoder); an empty list when
@@ -85,13 +87,13 @@ inline std::optional<kernel_metadata> decode_kernel(const llvm::MDNode &n) {
 }
 
 inline std::optional<extern_call_metadata> decode_extern_call(const llvm::MDNode &n) {
-  if (n.getNumOperands() != 3)
+  if (n.getNumOperands() != 4)
     return std::nullopt;
   auto callee = detail::md_string(n, 0), location = detail::md_string(n, 1),
-       kernel = detail::md_string(n, 2);
-  if (!callee || !location || !kernel)
+       kernel = detail::md_string(n, 2), notes = detail::md_string(n, 3);
+  if (!callee || !location || !kernel || !notes)
     return std::nullopt;
-  return extern_call_metadata{*callee, *location, *kernel};
+  return extern_call_metadata{*callee, *location, *kernel, *notes};
 }
 
 namespace detail {

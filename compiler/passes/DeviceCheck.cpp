@@ -122,9 +122,12 @@ public:
     C.Errors.push_back({I, F, Msg.str()});
   }
 
-  void addFunction(const Function *F) {
-    if (!F->isDeclaration() && C.Functions.insert(F))
+  void addFunction(const Function *F, const Instruction *From) {
+    if (!F->isDeclaration() && C.Functions.insert(F)) {
+      if (From)
+        C.ReachedFrom.try_emplace(F, From);
       Work.push_back(F);
+    }
   }
 
   // Globals and functions referenced from a constant (a global's initialiser or an
@@ -148,7 +151,7 @@ public:
       return;
     }
     if (auto *F = dyn_cast<Function>(K)) {
-      addFunction(F);
+      addFunction(F, At);
       return;
     }
     for (const Use &U : K->operands())
@@ -188,7 +191,7 @@ public:
         C.ExternCalls.push_back({&CB, Name.str()});
       return true;
     }
-    addFunction(Callee);
+    addFunction(Callee, &CB);
     return true;
   }
 
@@ -248,7 +251,7 @@ public:
   }
 
   void run(const Function &Root) {
-    addFunction(&Root);
+    addFunction(&Root, nullptr);
     while (!Work.empty()) {
       const Function *F = Work.pop_back_val();
       visitFunction(*F);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -28,6 +29,10 @@ struct DeviceClosure {
   llvm::SetVector<const llvm::GlobalVariable *> Globals; // constant, copied to the device
   std::vector<ExternCall> ExternCalls;
   std::vector<DeviceDiagnostic> Errors;
+  // For each reached function but the root: the instruction that first called (or took
+  // the address of) it. Followed from any function, these lead back to the root: the
+  // call path that diagnostics walk to find the user's code (Diagnostics.h).
+  llvm::DenseMap<const llvm::Function *, const llvm::Instruction *> ReachedFrom;
 };
 
 // True for functions the JIT provides: pacxx builtins, LLVM intrinsics, C math.

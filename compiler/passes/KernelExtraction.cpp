@@ -2,6 +2,7 @@
 #include "KernelExtraction.h"
 
 #include "DeviceCheck.h"
+#include "Diagnostics.h"
 #include "Staging.h"
 #include "environment.hpp"
 #include "kernel_metadata.hpp"
@@ -101,14 +102,31 @@ void removeExceptionHandling(Function &F) {
     F.setPersonalityFn(nullptr);
 }
 
-void printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel) {
-  std::string Loc = sourceLocation(D.At, D.Fn);
-  if (Loc.empty())
-    Loc = "<unknown location>";
-  errs() << Loc << ": error: pacxx: kernel '" << Kernel << "' " << D.Message;
-  if (D.Fn)
-    errs() << " in '" << demangle(D.Fn->getName().str()) << "'";
-  errs() << "\n";
+// How diagnostics name a kernel: the GPU STL algorithm that launches it
+// ("gpu::transform"), else what kernelDisplayName says ("(lambda at file.cpp:14:7)").
+std::string diagnosticName(const std::string &Display, const LaunchSite &Launch) {
+  return Launch.Algorithm.empty() ? Display : Launch.Algorithm;
+}
+
+// Prints a diagnostic at the user's line (Diagnostics.h), once: the kernels of one
+// algorithm call (a sort has several) reach the same user code, and a function pointer
+// given to it is called in several places of the library, all reported at the call of
+// the algorithm. Returns whether the error was new.
+bool printDiagnostic(const DeviceDiagnostic &D, const std::string &Kernel,
+                     const ReachedFromMap &ReachedFrom, const LaunchSite &Launch,
+                     StringSet<> &Printed) {
+  PlacedDiagnostic P = placeDiagnostic(D.At, D.Fn, ReachedFrom, Launch);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << (P.Location.empty() ? "<unknown location>" : P.Location) << ": error: pacxx: kernel '"
+     << diagnosticName(Kernel, Launch) << "' " << D.Message;
+  if (!P.Function.empty())
+    OS << " in '" << P.Function << "'";
+  OS.flush();
+  if (!Printed.insert(Text).second)
+    return false;
+  errs() << Text << "\n" << P.Notes;
+  return true;
 }
 
 // UBSan (-fsanitize=undefined) in device code. Its checks call __ubsan_handle_* of the
@@ -178,6 +196,8 @@ struct KernelInfo {
   std::string Display;
   uint64_t Size, Align;
   std::vector<Function *> Stages; // host stubs of its pacxx::stage values
+  LaunchSite Launch;              // for diagnostics
+  ReachedFromMap ReachedFrom;     // of its DeviceClosure, for diagnostics
 };
 
 std::unique_ptr<Module> buildDeviceModule(Module &M, const SetVector<const Function *> &Fns,
@@ -337,13 +357,14 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   std::vector<KernelInfo> Kernels;
   SetVector<const Function *> Fns;
   SetVector<const GlobalVariable *> Globals;
-  std::vector<std::pair<ExternCall, std::string>> Externs; // with the kernel's name
+  std::vector<support::extern_call_metadata> Externs;
+  StringSet<> SeenExterns, Printed;
   unsigned ErrorCount = 0;
 
   for (Function &F : M) {
     if (F.isDeclaration() || !F.getName().startswith(abi::kernel_entry_prefix))
       continue;
-    KernelInfo K{&F, kernelDisplayName(F), 0, 0, {}};
+    KernelInfo K{&F, kernelDisplayName(F), 0, 0, {}, LaunchSite(), ReachedFromMap()};
     if (!payloadLayout(F, K.Size, K.Align)) {
       errs() << sourceLocation(nullptr, &F) << ": error: pacxx: cannot determine the argument "
              << "layout of kernel '" << K.Display << "'\n";
@@ -351,14 +372,21 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
       continue;
     }
     DeviceClosure C = collectDeviceClosure(F);
+    K.ReachedFrom = std::move(C.ReachedFrom);
+    if (!C.Errors.empty() || !C.ExternCalls.empty())
+      K.Launch = findLaunchSite(F);
     for (const DeviceDiagnostic &D : C.Errors)
-      printDiagnostic(D, K.Display);
-    ErrorCount += C.Errors.size();
+      ErrorCount += printDiagnostic(D, K.Display, K.ReachedFrom, K.Launch, Printed);
     Fns.insert(C.Functions.begin(), C.Functions.end());
     Globals.insert(C.Globals.begin(), C.Globals.end());
-    for (const ExternCall &E : C.ExternCalls)
-      Externs.push_back({E, K.Display});
-    Kernels.push_back(K);
+    for (const ExternCall &E : C.ExternCalls) {
+      PlacedDiagnostic P = placeDiagnostic(E.At, nullptr, K.ReachedFrom, K.Launch);
+      support::extern_call_metadata X{E.Callee, P.Location, diagnosticName(K.Display, K.Launch),
+                                      P.Notes};
+      if (SeenExterns.insert(X.callee + "|" + X.location + "|" + X.kernel + "|" + X.notes).second)
+        Externs.push_back(X);
+    }
+    Kernels.push_back(std::move(K));
   }
 
   // Functions other translation units' kernels may call: every externally visible
@@ -388,9 +416,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   std::unique_ptr<Module> Dev = buildDeviceModule(M, Fns, Globals, VMap);
   for (KernelInfo &K : Kernels) {
     StagingResult SR = stageKernel(M, *cast<Function>(VMap[K.Entry]), Options.DebugStaging);
-    for (const DeviceDiagnostic &D : SR.Errors)
-      printDiagnostic(D, K.Display);
-    ErrorCount += SR.Errors.size();
+    if (!SR.Errors.empty() && !K.Launch.At)
+      K.Launch = findLaunchSite(*K.Entry);
+    for (const DeviceDiagnostic &D : SR.Errors) // in the inlined clone: no ReachedFrom
+      ErrorCount += printDiagnostic(D, K.Display, ReachedFromMap(), K.Launch, Printed);
     K.Stages = SR.Stubs;
   }
   if (ErrorCount) {
@@ -401,12 +430,8 @@ PreservedAnalyses KernelExtractionPass::run(Module &M, ModuleAnalysisManager &) 
   }
   for (const KernelInfo &K : Kernels)
     support::add_kernel(*Dev, {K.Entry->getName().str(), K.Display, K.Size, K.Align});
-  StringSet<> Seen;
-  for (const auto &E : Externs) {
-    std::string Loc = sourceLocation(E.first.At, E.first.At->getFunction());
-    if (Seen.insert(E.first.Callee + "|" + Loc + "|" + E.second).second)
-      support::add_extern_call(*Dev, {E.first.Callee, Loc, E.second});
-  }
+  for (const support::extern_call_metadata &E : Externs)
+    support::add_extern_call(*Dev, E);
   // Where each device function is defined, for the JIT's messages (abi::md_source):
   // the line tables go with StripDebugInfo below.
   for (Function &F : *Dev)

@@ -41,9 +41,10 @@ struct compiled_kernel {
 };
 
 // A problem found when linking device modules: a call to a function whose body is in
-// no device module.
+// no device module. notes: lines "file:line:col: note: ...\n" that follow the error
+// (where the user's code launched the kernel), or empty.
 struct link_problem {
-  std::string callee, location, kernel;
+  std::string callee, location, kernel, notes;
 };
 
 // All device modules of a process (or of a program file, for tools).
@@ -79,7 +80,8 @@ private:
   std::vector<link_problem> resolve(llvm::Module &m, std::size_t module) const;
 };
 
-// Compiler-style lines, one per problem: "file:line:col: error: pacxx: kernel ... calls ...".
+// Compiler-style lines, one error per distinct problem ("file:line:col: error: pacxx:
+// kernel ... calls ...") and its notes.
 std::string describe_link_problems(const std::vector<link_problem> &problems);
 
 // Compiles one kernel for a device of the given target and architecture

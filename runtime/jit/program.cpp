@@ -115,11 +115,11 @@ std::vector<link_problem> program::resolve(Module &m, std::size_t module) const 
     bool described = false;
     for (const support::extern_call_metadata &c : *calls)
       if (c.callee == callee) {
-        problems.push_back({callee, c.location, c.kernel});
+        problems.push_back({callee, c.location, c.kernel, c.notes});
         described = true;
       }
     if (!described)
-      problems.push_back({callee, "", ""});
+      problems.push_back({callee, "", "", ""});
   }
   return problems;
 }
@@ -142,12 +142,19 @@ static void prune_to(Module &m, Function &entry) {
   }
 }
 
+// Each problem once: the kernels of one algorithm call (a sort has several) and every
+// kernel of a module checked at link report the same call.
 static std::string describe(const std::vector<link_problem> &problems) {
   std::string msg;
-  for (const link_problem &p : problems)
-    msg += (p.location.empty() ? std::string("<unknown location>") : p.location) +
-           ": error: pacxx: kernel '" + p.kernel + "' calls '" + demangle(p.callee) +
-           "' whose body is nowhere in the program (or cannot run on a device)\n";
+  std::set<std::string> seen;
+  for (const link_problem &p : problems) {
+    std::string one = (p.location.empty() ? std::string("<unknown location>") : p.location) +
+                      ": error: pacxx: kernel '" + p.kernel + "' calls '" + demangle(p.callee) +
+                      "' whose body is nowhere in the program (or cannot run on a device)\n" +
+                      p.notes;
+    if (seen.insert(one).second)
+      msg += one;
+  }
   return msg;
 }
 

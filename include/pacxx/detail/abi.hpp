@@ -21,7 +21,7 @@ constexpr const char *builtin_prefix = "__pacxx_";
 // Tools read all of them from a linked program (pacxx-kernels).
 constexpr const char *section_name = "pacxx_modules";
 constexpr std::uint32_t module_magic = 0x4d445850; // "PXDM"
-constexpr std::uint32_t module_version = 2;
+constexpr std::uint32_t module_version = 3;
 struct module_header {
   std::uint32_t magic;
   std::uint32_t version;
@@ -87,8 +87,9 @@ static_assert(offsetof(launch_config, grid) == launch_config_grid &&
 // Named metadata in a device module.
 // !pacxx.kernels: !{!"mangled entry", i64 payload_size, i64 payload_align, !"readable name"}
 constexpr const char *md_kernels = "pacxx.kernels";
-// !pacxx.extern_calls: !{!"callee", !"file:line:col", !"readable kernel name"} for each call
-// to a function this unit does not define; resolved against the other units at link.
+// !pacxx.extern_calls: !{!"callee", !"file:line:col", !"readable kernel name", !"notes"} for
+// each call to a function this unit does not define; resolved against the other units at
+// link. notes: lines "file:line:col: note: ..." to print after the error (version 3).
 constexpr const char *md_extern_calls = "pacxx.extern_calls";
 // !pacxx.source on each function of a device module: !{!"file:line"} of its definition.
 // The module carries no other debug information; the JIT names functions by it where

@@ -25,7 +25,7 @@
 ; DEVICE: !pacxx.kernels = !{![[K:[0-9]+]]}
 ; DEVICE: ![[K]] = !{!"_ZN5pacxx6detail12kernel_entryI1PEEvRKT_", i64 16, i64 8, !"void pacxx::detail::kernel_entry<P>(P const&)"}
 
-; HOST: @__pacxx_device_module = private constant { i32, i32, i64, [{{[0-9]+}} x i8] } { i32 1296324688, i32 2, i64 {{[0-9]+}}, {{.*}} section "pacxx_modules", align 8
+; HOST: @__pacxx_device_module = private constant { i32, i32, i64, [{{[0-9]+}} x i8] } { i32 1296324688, i32 3, i64 {{[0-9]+}}, {{.*}} section "pacxx_modules", align 8
 ; HOST: @__pacxx_kernel_table = private constant [1 x { ptr, ptr, ptr, i64 }] [{ ptr, ptr, ptr, i64 } { ptr @_ZN5pacxx6detail12kernel_entryI1PEEvRKT_, ptr @__pacxx_kernel_name, ptr null, i64 0 }]
 ; HOST: @llvm.global_ctors = appending global {{.*}} @__pacxx_register
 ; HOST-NOT: define {{.*}} @helper
