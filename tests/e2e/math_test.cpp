@@ -894,6 +894,7 @@ template <class T> void check_complex_special_values() {
       {cf_sqrt, {inf, 1}, {}},
       {cf_sqrt, {inf, -1}, {}},
       {cf_sqrt, {inf, nan}, {}},
+      {cf_sqrt, {-inf, nan}, {}},
       {cf_sqrt, {nan, 1}, {}},
       {cf_sqrt, {nan, nan}, {}},
       {cf_sqrt, {-4, 0}, {}},

@@ -237,8 +237,9 @@ template <class T> cx<T> c_sqrt(T x, T y) {
   if (is_inf(x)) {
     if (x > 0) // +inf + iy: +inf + i0 (+inf + iNaN for NaN y)
       return {x, is_nan(y) ? y : math<T>::copysign(T(0), y)};
-    // -inf + iy: +0 + i inf; -inf + iNaN: NaN +- i inf (sign unspecified)
-    return is_nan(y) ? cx<T>{y, inf} : cx<T>{T(0), math<T>::copysign(inf, y)};
+    // -inf + iy: +0 + i inf; -inf + iNaN: NaN +- i inf (sign unspecified; the NaN's, as
+    // glibc)
+    return {is_nan(y) ? y : T(0), math<T>::copysign(inf, y)};
   }
   if (is_nan(x) || is_nan(y))
     return {x + y, x + y};
