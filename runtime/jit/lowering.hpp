@@ -36,6 +36,12 @@ void map_math(llvm::Module &m, llvm::CallingConv::ID cc,
                                               abi::lib_shape shape)> &target_name,
               bool map_intrinsics);
 
+// Links into `m` the definitions of the complex functions it calls (abi::is_complex:
+// __mulsc3, cexpf, ...) from the device library (jit/device_library/), compiled for
+// x86-64 like the kernels' own IR; throws, naming `kernel`, if a call's signature is not
+// the library's.
+void link_device_library(llvm::Module &m, const std::string &kernel);
+
 // Moves every constant global from the generic address space to `as`.
 void move_constants(llvm::Module &m, unsigned as);
 

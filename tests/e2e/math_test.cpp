@@ -7,6 +7,10 @@
 // The integer functions (abs, div, ... and their std:: overloads) run on long long
 // inputs in range of their type. One kernel per type switches on a function index
 // passed as an argument, so the whole test costs three JIT compilations.
+// std::complex<float> and <double> (C99 complex arithmetic and <complex.h>, which the
+// JIT's device library provides) have a table of their own at the end: random inputs
+// against the host in wider precision, and Annex G's infinities and NaNs against the
+// host's results in the same precision.
 #include "test_support.hpp"
 
 #include <pacxx/pacxx.hpp>
@@ -14,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -624,6 +629,335 @@ TEST(MathKernel, NanAndCNames) {
   std::memcpy(&got_bits, &got[0], 8);
   std::memcpy(&expected_bits, &expected[0], 8);
   EXPECT_EQ(got_bits, expected_bits) << "nan(\"\") differs from the host's";
+}
+
+// std::complex in kernels. Multiplication calls __mulsc3 / __muldc3 when the inline
+// product is NaN + iNaN, division always calls __divsc3 / __divdc3, and std::abs, arg,
+// exp, log, log10, sqrt, pow and proj call cabsf, cargf, cexpf, clogf, csqrtf, cpowf and
+// cprojf (and the double ones); polar and pow(complex, real) use <cmath> (and clog).
+// clang-format off
+#define PACXX_COMPLEX_FUNCTIONS(X)                                                               \
+  X(mul, z * w) X(div, z / w) X(abs, std::abs(z)) X(arg, std::arg(z)) X(exp, std::exp(z))       \
+  X(log, std::log(z)) X(log10, std::log10(z)) X(sqrt, std::sqrt(z)) X(pow, std::pow(z, w))       \
+  X(pow_real, std::pow(z, w.real())) X(polar, std::polar(std::fabs(z.real()), z.imag()))        \
+  X(proj, std::proj(z))
+// clang-format on
+#define PACXX_ENUM(name, ...) cf_##name,
+enum complex_function : int { PACXX_COMPLEX_FUNCTIONS(PACXX_ENUM) cf_count };
+#undef PACXX_ENUM
+#define PACXX_NAME(name, ...) #name,
+const char *const complex_names[] = {PACXX_COMPLEX_FUNCTIONS(PACXX_NAME)};
+#undef PACXX_NAME
+
+// The function fn of (z, w); the same code on the device and the host. A real result
+// is the real part.
+template <class T> std::complex<T> call_complex(int fn, std::complex<T> z, std::complex<T> w) {
+  switch (fn) {
+#define PACXX_CASE(name, expression)                                                               \
+  case cf_##name:                                                                                  \
+    return expression;
+    PACXX_COMPLEX_FUNCTIONS(PACXX_CASE)
+#undef PACXX_CASE
+  default:
+    return std::numeric_limits<T>::quiet_NaN();
+  }
+}
+
+template <class T>
+void device_complex(int fn, const gpu::vector<std::complex<T>> &z,
+                    const gpu::vector<std::complex<T>> &w, gpu::vector<std::complex<T>> &out) {
+  const std::size_t n = z.size();
+  pacxx::kernel(
+      [](int fn, const std::complex<T> *z, const std::complex<T> *w, std::complex<T> *out,
+         std::size_t n) {
+        const std::size_t i = pacxx::Thread::get().global.x;
+        if (i < n)
+          out[i] = call_complex<T>(fn, z[i], w[i]);
+      },
+      pacxx_test::cover(n))(fn, z.data(), w.data(), out.data(), n);
+}
+
+// Allowed normwise error |device - exact| / |exact| in units of epsilon: the C library's
+// parts (hypot 4 ulps, exp and log 3, sin and cos 4, atan2 6 in OpenCL's bounds)
+// combined; pow's error grows with |w log z|, which the inputs keep below 12 (PoCL,
+// 2026-11-27: at most 1.5 eps but pow's 6).
+double complex_bound(int fn) {
+  switch (fn) {
+  case cf_mul:
+  case cf_div:
+    return 3;
+  case cf_abs:
+  case cf_polar:
+    return 5;
+  case cf_arg:
+    return 6;
+  case cf_exp:
+  case cf_log:
+  case cf_log10:
+  case cf_sqrt:
+    return 10;
+  case cf_pow:
+  case cf_pow_real:
+    return 32;
+  default:
+    return 0;
+  }
+}
+
+// Inputs: parts of both signs over several magnitudes, near the unit circle for log
+// (where log|z| is small), exp's real part where e^x is finite, pow's base away from
+// 0 and its exponent small.
+std::complex<double> complex_input(int fn, rng &r, bool second) {
+  const double u = r.uniform(-1, 1), v = r.uniform(-1, 1);
+  const double scale = std::pow(10.0, r.uniform(-3, 3));
+  switch (fn) {
+  case cf_exp:
+    return {40 * u, 20 * v};
+  case cf_log:
+  case cf_log10:
+    if (r.next() % 2) { // |z| within 1 +- 1/64
+      const double t = 3.14159 * u, m = 1 + v / 64;
+      return {m * std::cos(t), m * std::sin(t)};
+    }
+    return {scale * u, scale * v};
+  case cf_pow:
+  case cf_pow_real:
+    if (second)
+      return {2 * u, 2 * v};
+    return {std::pow(10.0, u) * std::cos(3 * v), std::pow(10.0, u) * std::sin(3 * v)};
+  default:
+    return {scale * u, std::pow(10.0, r.uniform(-3, 3)) * v};
+  }
+}
+
+template <class T> double normwise_error(std::complex<T> got, std::complex<double> exact) {
+  const double d = std::abs(std::complex<double>(got) - exact);
+  return d / (std::abs(exact) * std::numeric_limits<T>::epsilon());
+}
+template <class T> double normwise_error(std::complex<T> got, std::complex<long double> exact) {
+  const long double d = std::abs(std::complex<long double>(got) - exact);
+  return static_cast<double>(d / (std::abs(exact) * std::numeric_limits<T>::epsilon()));
+}
+
+template <class T> void check_complex(int fn) {
+  using wide = typename std::conditional<std::is_same<T, float>::value, double, long double>::type;
+  rng r(777 + static_cast<std::uint64_t>(fn));
+  std::vector<std::complex<T>> z(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    z[i] = std::complex<T>(complex_input(fn, r, false));
+    w[i] = std::complex<T>(complex_input(fn, r, true));
+  }
+  gpu::vector<std::complex<T>> dz = gpu::copy(z), dw = gpu::copy(w), out(n);
+  device_complex<T>(fn, dz, dw, out);
+  const std::vector<std::complex<T>> got = gpu::copy(out);
+  double worst = 0;
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    // The host's result in wider precision: the device's error, not the host's.
+    const std::complex<wide> exact =
+        call_complex<wide>(fn, std::complex<wide>(z[i]), std::complex<wide>(w[i]));
+    ASSERT_TRUE(std::isfinite(std::abs(exact)) && std::abs(exact) != 0)
+        << "test input outside the domain: " << complex_names[fn] << z[i] << w[i];
+    const double e = normwise_error(got[i], exact);
+    worst = e > worst ? e : worst;
+    if (!(e <= complex_bound(fn)) && ++failures <= 5)
+      ADD_FAILURE() << std::setprecision(std::numeric_limits<T>::max_digits10) << complex_names[fn]
+                    << z[i] << w[i] << ": device " << got[i] << ", host " << std::complex<T>(exact)
+                    << " (" << e << " eps, allowed " << complex_bound(fn) << ")";
+  }
+  EXPECT_EQ(failures, 0u) << complex_names[fn] << ": worst error " << worst << " eps";
+  testing::Test::RecordProperty(std::string("complex_") + complex_names[fn] +
+                                    (std::is_same<T, float>::value ? "_float" : "_double") + "_eps",
+                                std::to_string(worst));
+}
+
+std::string complex_name(const testing::TestParamInfo<int> &info) {
+  return complex_names[info.param];
+}
+
+class ComplexFunction : public testing::TestWithParam<int> {};
+TEST_P(ComplexFunction, Float) { check_complex<float>(GetParam()); }
+TEST_P(ComplexFunction, Double) { check_complex<double>(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Complex, ComplexFunction, testing::Range(0, int(cf_count)), complex_name);
+
+// The same value as the host's, part by part: both NaN, or equal with the same sign
+// (zeros and infinities included), or finite and within `ulps`.
+template <class T> bool same_part(T got, T host, std::uint64_t ulps) {
+  if (std::isnan(got) || std::isnan(host))
+    return std::isnan(got) && std::isnan(host);
+  if (std::signbit(got) != std::signbit(host))
+    return false;
+  return ulp_distance(got, host) <= ulps;
+}
+
+// Annex G: the infinities and NaNs of multiplication and division (G.5.1), where the
+// inline formula gives NaN + iNaN and __mulsc3 / __divsc3 recover the infinite or zero
+// result, and the special values of cabs, carg, cexp, clog, csqrt and cproj (G.6),
+// against the host (libgcc and glibc) in the same precision. Float products and
+// quotients are bit for bit the host's (libgcc divides floats in double, as the
+// device library does); the rest may differ in the last bits where finite.
+template <class T> void check_complex_special_values() {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T big = std::numeric_limits<T>::max() / 4;
+  using c = std::complex<T>;
+  struct cas {
+    int fn;
+    c z, w;
+  };
+  const cas cases[] = {
+      // products: an infinite factor times a nonzero one is infinite
+      {cf_mul, {inf, nan}, {1, 1}},
+      {cf_mul, {nan, inf}, {2, 0}},
+      {cf_mul, {-inf, nan}, {0, -3}},
+      {cf_mul, {1, 1}, {nan, -inf}},
+      {cf_mul, {inf, inf}, {nan, nan}},
+      {cf_mul, {inf, 0}, {nan, nan}},
+      {cf_mul, {0, 0}, {inf, nan}},
+      {cf_mul, {nan, nan}, {1, 2}},
+      {cf_mul, {big, nan}, {big, big}}, // overflow: inf from finite parts
+      {cf_mul, {big, big}, {big, -big}},
+      {cf_mul, {1, 2}, {3, 4}},
+      // quotients: nonzero / 0 is infinite, infinite / finite infinite, finite / infinite 0
+      {cf_div, {1, 1}, {0, 0}},
+      {cf_div, {1, -2}, {-0.0, 0}},
+      {cf_div, {-3, 0}, {0, -0.0}},
+      {cf_div, {0, 0}, {0, 0}},
+      {cf_div, {nan, 1}, {0, 0}},
+      {cf_div, {inf, nan}, {2, 1}},
+      {cf_div, {nan, -inf}, {2, -1}},
+      {cf_div, {inf, inf}, {1, 1}},
+      {cf_div, {1, 1}, {inf, inf}},
+      {cf_div, {-2, 3}, {inf, nan}},
+      {cf_div, {2, 3}, {nan, -inf}},
+      {cf_div, {inf, 1}, {inf, 1}},
+      {cf_div, {nan, 0}, {1, 1}},
+      {cf_div, {1, 2}, {nan, 0}},
+      {cf_div, {big, big}, {big / 1e10f, big / 1e10f}},
+      {cf_div, {1, 2}, {3, 4}},
+      // cabs, carg
+      {cf_abs, {inf, nan}, {}},
+      {cf_abs, {nan, -inf}, {}},
+      {cf_abs, {nan, 1}, {}},
+      {cf_abs, {-0.0, 0}, {}},
+      {cf_abs, {big, big}, {}},
+      {cf_arg, {-1, 0}, {}},
+      {cf_arg, {-1, -0.0}, {}},
+      {cf_arg, {-0.0, 0}, {}},
+      {cf_arg, {-inf, inf}, {}},
+      {cf_arg, {nan, 1}, {}},
+      // cexp
+      {cf_exp, {0, 0}, {}},
+      {cf_exp, {-0.0, -0.0}, {}},
+      {cf_exp, {1, inf}, {}},
+      {cf_exp, {1, nan}, {}},
+      {cf_exp, {inf, 0}, {}},
+      {cf_exp, {inf, -0.0}, {}},
+      {cf_exp, {-inf, 2}, {}},
+      {cf_exp, {-inf, -3}, {}},
+      {cf_exp, {inf, 2}, {}},
+      {cf_exp, {inf, -4}, {}},
+      {cf_exp, {-inf, inf}, {}},
+      {cf_exp, {inf, inf}, {}},
+      {cf_exp, {-inf, nan}, {}},
+      {cf_exp, {inf, nan}, {}},
+      {cf_exp, {nan, 0}, {}},
+      {cf_exp, {nan, -0.0}, {}},
+      {cf_exp, {nan, 1}, {}},
+      {cf_exp, {nan, nan}, {}},
+      {cf_exp, {1000, 0}, {}},
+      {cf_exp, {1000, 1}, {}},
+      // clog
+      {cf_log, {-0.0, 0}, {}},
+      {cf_log, {0, -0.0}, {}},
+      {cf_log, {1, inf}, {}},
+      {cf_log, {1, nan}, {}},
+      {cf_log, {-inf, 1}, {}},
+      {cf_log, {inf, -1}, {}},
+      {cf_log, {-inf, inf}, {}},
+      {cf_log, {inf, -inf}, {}},
+      {cf_log, {inf, nan}, {}},
+      {cf_log, {-inf, nan}, {}},
+      {cf_log, {nan, 1}, {}},
+      {cf_log, {nan, -inf}, {}},
+      {cf_log, {nan, nan}, {}},
+      {cf_log, {1, 0}, {}},
+      {cf_log, {-1, 0}, {}},
+      {cf_log, {big, big}, {}},
+      // csqrt
+      {cf_sqrt, {0, 0}, {}},
+      {cf_sqrt, {-0.0, -0.0}, {}},
+      {cf_sqrt, {1, inf}, {}},
+      {cf_sqrt, {nan, -inf}, {}},
+      {cf_sqrt, {1, nan}, {}},
+      {cf_sqrt, {-inf, 1}, {}},
+      {cf_sqrt, {-inf, -1}, {}},
+      {cf_sqrt, {inf, 1}, {}},
+      {cf_sqrt, {inf, -1}, {}},
+      {cf_sqrt, {inf, nan}, {}},
+      {cf_sqrt, {-inf, nan}, {}},
+      {cf_sqrt, {nan, 1}, {}},
+      {cf_sqrt, {nan, nan}, {}},
+      {cf_sqrt, {-4, 0}, {}},
+      {cf_sqrt, {-4, -0.0}, {}},
+      {cf_sqrt, {big, -big}, {}},
+      {cf_sqrt, {std::numeric_limits<T>::denorm_min(), 0}, {}},
+      {cf_sqrt, {-std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::min()}, {}},
+      // cproj
+      {cf_proj, {inf, nan}, {}},
+      {cf_proj, {nan, -inf}, {}},
+      {cf_proj, {1, -2}, {}},
+  };
+  const std::size_t count = sizeof cases / sizeof cases[0];
+  std::vector<c> z, w;
+  for (const cas &t : cases) {
+    z.push_back(t.z);
+    w.push_back(t.w);
+  }
+  // One launch per case (the kernel takes the function as an argument): one JIT compile.
+  for (std::size_t i = 0; i < count; ++i) {
+    gpu::vector<c> one_z = pacxx_test::device_scalar(z[i]), one_w = pacxx_test::device_scalar(w[i]);
+    gpu::vector<c> out(1);
+    device_complex<T>(cases[i].fn, one_z, one_w, out);
+    const c got = gpu::copy(out)[0];
+    const c host = call_complex<T>(cases[i].fn, z[i], w[i]);
+    // Products are the same arithmetic on both sides; float quotients too (in double).
+    const bool exact =
+        cases[i].fn == cf_mul || (std::is_same<T, float>::value && cases[i].fn == cf_div);
+    const std::uint64_t ulps = exact ? 0 : 4;
+    EXPECT_TRUE(same_part(got.real(), host.real(), ulps) &&
+                same_part(got.imag(), host.imag(), ulps))
+        << std::setprecision(std::numeric_limits<T>::max_digits10) << complex_names[cases[i].fn]
+        << z[i] << w[i] << ": device " << got << ", host " << host;
+  }
+}
+
+TEST(ComplexKernel, AnnexGFloat) { check_complex_special_values<float>(); }
+TEST(ComplexKernel, AnnexGDouble) { check_complex_special_values<double>(); }
+
+TEST(ComplexKernel, FloatProductsAndQuotientsAreTheHosts) {
+  // Bit for bit: the product's inline formula is the same IR on both sides, and float
+  // division is done in double by the device library as by libgcc.
+  rng r(99);
+  std::vector<std::complex<float>> z(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    z[i] = std::complex<float>(complex_input(cf_div, r, false));
+    w[i] = std::complex<float>(complex_input(cf_div, r, true));
+  }
+  gpu::vector<std::complex<float>> dz = gpu::copy(z), dw = gpu::copy(w), out(n);
+  for (int fn : {int(cf_mul), int(cf_div)}) {
+    device_complex<float>(fn, dz, dw, out);
+    const std::vector<std::complex<float>> got = gpu::copy(out);
+    std::size_t failures = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::complex<float> host = call_complex<float>(fn, z[i], w[i]);
+      if ((!same_part(got[i].real(), host.real(), 0) ||
+           !same_part(got[i].imag(), host.imag(), 0)) &&
+          ++failures <= 5)
+        ADD_FAILURE() << std::setprecision(9) << complex_names[fn] << z[i] << w[i] << ": device "
+                      << got[i] << ", host " << host;
+    }
+    EXPECT_EQ(failures, 0u) << complex_names[fn];
+  }
 }
 
 } // namespace

@@ -97,12 +97,15 @@ constexpr const char *md_extern_calls = "pacxx.extern_calls";
 constexpr const char *md_source = "pacxx.source";
 
 // The C library functions a kernel may call without a body in the program: what CUDA
-// offers in device code from <cmath>, <cstdlib> and <cstring>. One table, read by the
+// offers in device code from <cmath>, <cstdlib> and <cstring>, and the C99 complex
+// arithmetic and <complex.h> functions that std::complex calls. One table, read by the
 // compiler's link check (pacxx-kernels --check, DeviceCheck) and by the JIT that
 // provides them (runtime/jit: libdevice on CUDA, OpenCL builtins on SPIR, or IR of its
-// own). A floating-point function has a double variant `name` and a float one `namef`.
+// own; the complex ones from its device library, runtime/jit/device_library/). A
+// floating-point function has a double variant `name` and a float one `namef`.
 // Each is matched with the signature clang gives it on the host (x86-64: long and long
-// long are 64 bits, div_t comes back as an i64, ldiv_t as {i64, i64}).
+// long are 64 bits, div_t comes back as an i64, ldiv_t as {i64, i64}, float _Complex as
+// <2 x float>, double _Complex as two doubles and returned as {double, double}).
 //
 // Deliberately not provided:
 // - long double variants (sinl, nexttoward, ...): no long double on a device (DeviceCheck
@@ -112,7 +115,11 @@ constexpr const char *md_source = "pacxx.source";
 // - malloc/free (a CUDA device heap has no OpenCL counterpart), rand, qsort, atoi, ...;
 // - isnan, isinf, isfinite, signbit, fpclassify, isgreater, ... and std::abs(float) are
 //   no calls either: clang expands them inline;
-// - lgamma's sign (signgam) and the non-standard sincos, exp10, sinpi, rsqrt.
+// - lgamma's sign (signgam) and the non-standard sincos, exp10, sinpi, rsqrt;
+// - the trigonometric and hyperbolic functions of complex numbers and their inverses
+//   (csin, ccosh, catan, ...: std::sin(std::complex) and the like): each has special
+//   values of its own in Annex G and none was asked for yet; calling one stays the
+//   compile-time error of any function without a body.
 enum class lib_shape : unsigned char {
   f_f,      // F(F): sin, ...
   f_ff,     // F(F, F): atan2, ...
@@ -127,6 +134,12 @@ enum class lib_shape : unsigned char {
   f_str,    // F(const char *): nan
   i_i,      // integer (integer): abs, labs, llabs; no float variant
   quot_rem, // div_t(int, int), ldiv_t(long, long), lldiv_t: no float variant
+  // C99 complex, F _Complex written z; the JIT's device library defines these.
+  z_f4, // z(F, F, F, F): __mulsc3, __divsc3 (float), __muldc3, __divdc3 (double), what
+        // clang calls for `*` and `/`; the type is in the name, no `f` variant
+  f_z,  // F(z): cabs, carg
+  z_z,  // z(z): cexp, clog, csqrt, cproj
+  z_zz, // z(z, z): cpow
 };
 struct lib_function {
   const char *name;
@@ -153,18 +166,31 @@ constexpr lib_function lib_functions[] = {
     {"lround", lib_shape::l_f},     {"llround", lib_shape::l_f},    {"lrint", lib_shape::l_f},
     {"llrint", lib_shape::l_f},     {"nan", lib_shape::f_str},      {"abs", lib_shape::i_i},
     {"labs", lib_shape::i_i},       {"llabs", lib_shape::i_i},      {"div", lib_shape::quot_rem},
-    {"ldiv", lib_shape::quot_rem},  {"lldiv", lib_shape::quot_rem},
+    {"ldiv", lib_shape::quot_rem},  {"lldiv", lib_shape::quot_rem}, {"__mulsc3", lib_shape::z_f4},
+    {"__muldc3", lib_shape::z_f4},  {"__divsc3", lib_shape::z_f4},  {"__divdc3", lib_shape::z_f4},
+    {"cabs", lib_shape::f_z},       {"carg", lib_shape::f_z},       {"cexp", lib_shape::z_z},
+    {"clog", lib_shape::z_z},       {"csqrt", lib_shape::z_z},      {"cproj", lib_shape::z_z},
+    {"cpow", lib_shape::z_zz},
 };
 
-constexpr bool is_floating(lib_shape s) { return s != lib_shape::i_i && s != lib_shape::quot_rem; }
+// Whether the function has a float variant `namef`.
+constexpr bool has_float_variant(lib_shape s) {
+  return s != lib_shape::i_i && s != lib_shape::quot_rem && s != lib_shape::z_f4;
+}
+// The complex functions: the JIT links their definitions from its device library
+// (runtime/jit/device_library/); no target maps them.
+constexpr bool is_complex(lib_shape s) {
+  return s == lib_shape::z_f4 || s == lib_shape::f_z || s == lib_shape::z_z || s == lib_shape::z_zz;
+}
 
-// The library function `name` ("sinf": float; "sin": double; "abs"), or null.
+// The library function `name` ("sinf": float; "sin": double; "abs"), or null
+// (*is_float is false for __mulsc3 and its kin: their type is in the name).
 inline const lib_function *find_lib_function(const char *name, std::size_t len, bool *is_float) {
   for (const lib_function &m : lib_functions) {
     std::size_t n = std::strlen(m.name);
     if (len < n || std::strncmp(name, m.name, n) != 0)
       continue;
-    if (len == n || (len == n + 1 && name[n] == 'f' && is_floating(m.shape))) {
+    if (len == n || (len == n + 1 && name[n] == 'f' && has_float_variant(m.shape))) {
       *is_float = len != n;
       return &m;
     }
