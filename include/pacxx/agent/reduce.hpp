@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "pacxx/block/block_reduce.hpp"
+#include "pacxx/block/warp.hpp"
 #include "pacxx/thread.hpp"
 
 namespace pacxx {
@@ -32,6 +33,21 @@ template <class Load, class Fold, class T, std::size_t... K>
 inline T fold_loads(Load &load, Fold &fold, T sum, std::size_t first, std::size_t stride,
                     std::index_sequence<K...>) {
   return fold_values(fold, sum, load(first + K * stride)...);
+}
+// sum fold load(first + k * stride) for k < count, as a loop: on targets where a warp
+// is one work-item (PoCL on the CPU vectorises across work-items, not through
+// independent loads of one), the unrolled packs above copy the element function into
+// the kernel 3 * items + 1 times before the optimiser sees it, and PoCL's kernel
+// compiler is superlinear in that: a transform_reduce whose function has two loops
+// took 22-62 s of PoCL compile time (2 cores, issue 34), the same code as transform then
+// reduce 2 s. A loop keeps one copy; the optimiser still unrolls it where the body is
+// small (a plain load), as its cost model decides.
+template <class Load, class Fold, class T>
+inline T fold_loop(Load &load, Fold &fold, T sum, std::size_t first, std::size_t stride,
+                   std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k)
+    sum = fold(sum, load(first + k * stride));
+  return sum;
 }
 } // namespace detail
 
@@ -58,7 +74,13 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
   const bool have = full || start < n;
   T sum = load(have ? start : 0);
   std::size_t t = b;
-  if (full) {
+  if (warp::size() == 1) { // a constant in the JIT: one of the two paths remains
+    if (full) {
+      sum = detail::fold_loop(load, fold, sum, start + B, B, P::items - 1);
+      for (t += blocks; t < tiles; t += blocks)
+        sum = detail::fold_loop(load, fold, sum, t * tile + l, B, P::items);
+    }
+  } else if (full) {
     sum =
         detail::fold_loads(load, fold, sum, start + B, B, std::make_index_sequence<P::items - 1>{});
     t += blocks;
