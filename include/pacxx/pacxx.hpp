@@ -40,6 +40,7 @@
 #include "pacxx/algorithm/reduce_by_key.hpp"
 #include "pacxx/algorithm/scan.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
+#include "pacxx/algorithm/segmented_reduce.hpp"
 #include "pacxx/algorithm/sort.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/algorithm/transform_reduce.hpp"
