@@ -49,6 +49,9 @@ GOALS = [
     (r'sort_cmp_u64', 'thrust', 1.0, 0, 'comparator sort of 64-bit keys >= Thrust sort'),
     (r'sort_points', 'thrust', 1.0, 0, 'comparator sort of a 16-byte struct >= Thrust sort'),
     (r'sort_scores', 'thrust', 1.0, 0, 'comparator sort of an 8-byte struct >= Thrust sort'),
+    # Issue 35 (segmented algorithms).
+    (r'segsum(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_reduce >= CUB DeviceSegmentedReduce'),
+    (r'segsum100', 'cub', 2.0, 0, 'segmented_reduce >= 2x CUB at segments of 100'),
 ]
 
 def ratio_pts(t, family, base, min_n):
