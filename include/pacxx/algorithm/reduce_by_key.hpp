@@ -30,7 +30,8 @@
 //
 // keys and values are any device ranges (views fused into the loads; values needs at
 // least as many elements as keys); out_keys and out_values gpu::vectors or writable
-// views over them. Outputs with fewer elements than runs are a pacxx::error that
+// views over them; values may be unbounded (view::repeat(1), Thrust's constant_iterator),
+// the keys give the size. Outputs with fewer elements than runs are a pacxx::error that
 // leaves them unchanged: where an output is smaller than the input, the runs are counted
 // first (one launch more, a reduction over the keys) and the error thrown before the
 // pass. The
@@ -119,7 +120,7 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
                 "gpu::reduce_by_key: the values' type must be device copyable");
   using R = detail::run_fold<T>;
   using P = pacxx::policy::reduce_by_key_for<R, ranges::range_value_t<decltype(keys)>>;
-  const std::size_t n = pacxx::detail::device_size(keys);
+  const std::size_t n = pacxx::detail::leading_size(keys, values);
   detail::checked_size(name, "values", values, n);
   const std::size_t cap_keys = pacxx::detail::device_size(out_keys);
   const std::size_t cap_values = pacxx::detail::device_size(out_values);
