@@ -1,8 +1,11 @@
 // The GPU STL refuses, at compile time, what cannot run on a device: host containers and
 // views over them given to GPU algorithms, functions and operations holding host
 // containers, pacxx::kernel closures and arguments holding them, gpu::vectors of
-// non-trivial types; and reads of a write-only output view (gpu::views::transform_output:
-// as an input, sorted, copied to the host). Each program under stl_compile_errors/ marks its
+// non-trivial types; reads of a write-only output view (gpu::views::transform_output:
+// as an input, sorted, copied to the host); views whose bounds are found by reading
+// elements (take_while, drop_while, trim, delimit: sizing them would read device memory on
+// the host), unbounded ranges with nothing to bound them, and view::concat (its variant
+// throws). Each program under stl_compile_errors/ marks its
 // offending line with `// expect-static-error: <part of the static_assert's message>`. pacxx++
 // (-fsyntax-only) must fail, its first error must be that static assertion, and the
 // diagnostic must lead to the user's line. stl_compile_errors/accepted.cpp, the same
@@ -89,7 +92,10 @@ INSTANTIATE_TEST_SUITE_P(
                           "kernel_captures_host_vector", "kernel_argument_host_vector",
                           "vector_of_host_containers", "transform_output_sorted",
                           "transform_output_read", "transform_output_copied_to_host",
-                          "transform_output_captures_host_vector"),
+                          "transform_output_captures_host_vector", "take_while_device_data",
+                          "drop_while_device_data", "trim_device_data", "delimit_device_data",
+                          "cycle_unbounded_device_data", "two_unbounded_inputs",
+                          "concat_device_data"),
         ::testing::Values("c++17")),
     param_name);
 
@@ -98,7 +104,9 @@ INSTANTIATE_TEST_SUITE_P(
     Cxx14, StlCompileError,
     ::testing::Combine(::testing::Values("reduce_host_vector", "reduce_view_over_host_vector",
                                          "for_each_captures_host_vector",
-                                         "kernel_captures_host_vector", "transform_output_read"),
+                                         "kernel_captures_host_vector", "transform_output_read",
+                                         "take_while_device_data", "two_unbounded_inputs",
+                                         "concat_device_data"),
                        ::testing::Values("c++14")),
     param_name);
 

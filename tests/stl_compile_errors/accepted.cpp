@@ -17,5 +17,15 @@ int main() {
   std::vector<int> back = gpu::copy(view::reverse(d));
   gpu::inclusive_scan(d | view::transform([](int x) { return x * x; }),
                       out | gpu::views::transform_output([k](int x) { return x / k; }));
-  return a + b + static_cast<int>(back.size());
+  // Views with a value template parameter, unbounded second inputs, bounded cycles,
+  // sorting views and pairs (issue 34).
+  int tv = d | view::sliding(2) | view::transform([](auto w) { return w[1] - w[0]; }) |
+           gpu::reduce(0);
+  int ip = gpu::inner_product(d, view::repeat(2), 0);
+  int cy = d | view::cycle | view::take(250) | gpu::reduce(0);
+  gpu::reduce_by_key(d, view::repeat(1), out, out);
+  gpu::sort(d | view::reverse);
+  gpu::vector<std::pair<int, int>> pairs(10);
+  gpu::sort(pairs);
+  return a + b + static_cast<int>(back.size()) + tv + ip + cy;
 }

@@ -52,9 +52,7 @@ __attribute__((always_inline)) inline T select_value(bool p, const T &x, const T
 #pragma unroll
   for (std::size_t k = 0; k < warp::detail::words<T>::count; ++k)
     a.w[k] = p ? a.w[k] : b.w[k];
-  T r;
-  std::memcpy(&r, &a, sizeof(T));
-  return r;
+  return warp::detail::from_bytes<T>(&a);
 }
 } // namespace detail
 
@@ -63,13 +61,14 @@ __attribute__((always_inline)) inline T select_value(bool p, const T &x, const T
 // per member: with a thread's run of I elements written blocked, 16-byte structs at 4
 // items made 16-way bank conflicts in the block sort (a model:
 // benchmarks/results/2026-11-26-h100-min-element-u64-sort/banks.py). Arithmetic types
-// are one access already; types that are not trivially copyable are copied as written.
+// are one access already; so are std::pair and other types whose copy is a byte copy
+// (warp::detail::moves_as_bytes); any other type is copied as written.
 // 16-byte structs (sort_points, 2^28, H100): 132.1 ms with 4-byte accesses, 91.9 with
 // 128-bit ones (ncu at 2^24: block sort 2.59 -> 1.33 ms, merge pass 310 -> 242 us;
 // benchmarks/results/2026-11-26-h100-wide-shared).
 template <class T, std::size_t N> class item_tile {
   static constexpr std::size_t wide = !std::is_arithmetic<T>::value &&
-                                              std::is_trivially_copyable<T>::value &&
+                                              warp::detail::moves_as_bytes<T>::value &&
                                               (sizeof(T) == 8 || sizeof(T) == 16)
                                           ? sizeof(T)
                                           : 0;
@@ -81,16 +80,12 @@ template <class T, std::size_t N> class item_tile {
   static T get(const T *p, std::integral_constant<std::size_t, 8>) {
     const word_pair w = *reinterpret_cast<const word_pair *>(p);
     const unsigned u[2] = {w[0], w[1]};
-    T r;
-    std::memcpy(&r, u, 8);
-    return r;
+    return warp::detail::from_bytes<T>(u);
   }
   static T get(const T *p, std::integral_constant<std::size_t, 16>) {
     const word_quad w = *reinterpret_cast<const word_quad *>(p);
     const unsigned u[4] = {w[0], w[1], w[2], w[3]};
-    T r;
-    std::memcpy(&r, u, 16);
-    return r;
+    return warp::detail::from_bytes<T>(u);
   }
   static void set(T *p, const T &v, std::integral_constant<std::size_t, 0>) { *p = v; }
   static void set(T *p, const T &v, std::integral_constant<std::size_t, 8>) {

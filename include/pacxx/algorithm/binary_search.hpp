@@ -89,7 +89,9 @@ void search(const char *name, Sorted &&sorted_in, Queries &&queries_in, Out &&ou
   auto queries = pacxx::detail::device_view(std::forward<Queries>(queries_in));
   auto out = pacxx::detail::device_view(std::forward<Out>(out_in));
   const std::size_t n = pacxx::detail::device_size(sorted);
-  const std::size_t q = pacxx::detail::device_size(queries), m = pacxx::detail::device_size(out);
+  // Unbounded queries (view::repeat(x)) fill the output.
+  const std::size_t q = pacxx::detail::leading_size(queries, out);
+  const std::size_t m = pacxx::detail::device_size_alongside(out, q);
   if (m < q)
     throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
                        " elements, the queries " + std::to_string(q));

@@ -159,7 +159,9 @@ template <class In, class Out>
 std::size_t detail::copy_to_view(In &&in, Out &&out, std::false_type) {
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
-  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  // An unbounded input (view::repeat(x)) fills the output.
+  const std::size_t n = pacxx::detail::leading_size(src, dst);
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
   if (m < n)
     throw pacxx::error("gpu::copy: the output has " + std::to_string(m) + " elements, the input " +
                        std::to_string(n));

@@ -29,8 +29,9 @@ bool equal(R1 &&r1, R2 &&r2, Pred pred = Pred{}) {
                 "gpu::equal: the predicate must be trivially copyable (capture values only)");
   auto a = pacxx::detail::device_view(std::forward<R1>(r1));
   auto b = pacxx::detail::device_view(std::forward<R2>(r2));
-  const std::size_t n = pacxx::detail::device_size(a);
-  if (n != pacxx::detail::device_size(b))
+  // An unbounded range (view::repeat(x)) is as long as the other.
+  const std::size_t n = pacxx::detail::leading_size(a, b);
+  if (n != pacxx::detail::device_size_alongside(b, n))
     return false;
   auto both = ranges::views::zip(std::move(a), std::move(b));
   return detail::find_first(both, n, detail::differ<Pred>{pred}) == n;

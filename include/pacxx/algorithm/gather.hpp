@@ -62,7 +62,9 @@ template <class Src, class Map> auto gather(Src &&src, Map &&map) {
 template <class Map, class Src, class Out> void gather(Map &&map, Src &&src, Out &&out) {
   auto m = pacxx::detail::device_view(std::forward<Map>(map));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
-  const std::size_t n = pacxx::detail::device_size(m), o = pacxx::detail::device_size(dst);
+  // An unbounded map (view::repeat(i)) fills the output.
+  const std::size_t n = pacxx::detail::leading_size(m, dst);
+  const std::size_t o = pacxx::detail::device_size_alongside(dst, n);
   if (o < n)
     throw pacxx::error("gpu::gather: the output has " + std::to_string(o) + " elements, the map " +
                        std::to_string(n));
@@ -74,7 +76,9 @@ template <class Map, class Src, class Out> void gather(Map &&map, Src &&src, Out
 template <class In, class Map, class Out> void scatter(In &&in, Map &&map, Out &&out) {
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto m = pacxx::detail::device_view(std::forward<Map>(map));
-  const std::size_t n = pacxx::detail::device_size(src), k = pacxx::detail::device_size(m);
+  // An unbounded input (view::repeat(x)) is as long as the map.
+  const std::size_t n = pacxx::detail::leading_size(src, m);
+  const std::size_t k = pacxx::detail::device_size_alongside(m, n);
   if (k < n)
     throw pacxx::error("gpu::scatter: the map has " + std::to_string(k) + " elements, the input " +
                        std::to_string(n));

@@ -1,7 +1,8 @@
 // gpu::histogram_even(rng, bins, lower, upper): counts the samples of a device range
 // (views fused into the loads) in `bins` bins of equal width over [lower, upper), and
 // returns the counts as a gpu::vector<unsigned long long> of `bins` elements. Samples
-// outside [lower, upper) are ignored (and NaN, which is in no interval).
+// outside [lower, upper) are ignored (and NaN, which is in no interval); an empty
+// interval counts nothing. No bins (bins == 0) is a pacxx::error, as in CUB.
 //
 // Sample x (converted to T, the type of lower and upper) falls in bin
 //   floating T:  (x - lower) * (bins / (upper - lower)), computed in T, rounded down;
@@ -161,10 +162,13 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
   using U = unsigned long long;
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
   const std::size_t n = pacxx::detail::device_size(in);
+  // As CUB's HistogramEven (which returns cudaErrorInvalidValue): a histogram has bins.
+  if (bins == 0)
+    throw pacxx::error("gpu::histogram_even: 0 bins (a histogram needs at least one)");
   if (bins > std::size_t(std::numeric_limits<unsigned>::max()))
     throw pacxx::error("gpu::histogram_even: " + std::to_string(bins) + " bins are too many");
   gpu::vector<U> result(bins, U(0));
-  if (n == 0 || bins == 0 || !(lower < upper))
+  if (n == 0 || !(lower < upper))
     return result;
   const Map map = Map::make(bins, lower, upper);
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);

@@ -25,6 +25,16 @@ template <class Op> struct apply_pair {
     return op(std::get<0>(p), std::get<1>(p));
   }
 };
+// The pairs of a and b, n of them. A zip with an unbounded part has no size of its own
+// in range-v3 (counting it would walk n steps on the host): it is cut to n. A zip of
+// bounded ranges is left as it is (no counted iterator in its kernel).
+template <class A, class B> auto zip_n(A a, B b, std::size_t, std::false_type /*unbounded part*/) {
+  return ranges::views::zip(std::move(a), std::move(b));
+}
+template <class A, class B> auto zip_n(A a, B b, std::size_t n, std::true_type) {
+  return ranges::views::zip(std::move(a), std::move(b)) |
+         ranges::views::take_exactly(static_cast<std::ptrdiff_t>(n));
+}
 } // namespace detail
 
 template <class R1, class R2, class T, class Op1 = std::plus<>, class Op2 = std::multiplies<>>
@@ -34,12 +44,18 @@ T inner_product(R1 &&r1, R2 &&r2, T init, Op1 op1 = Op1{}, Op2 op2 = Op2{}) {
                 "values only)");
   auto a = pacxx::detail::device_view(std::forward<R1>(r1));
   auto b = pacxx::detail::device_view(std::forward<R2>(r2));
-  const std::size_t n = pacxx::detail::device_size(a), m = pacxx::detail::device_size(b);
+  // An unbounded range (Thrust's constant_iterator: view::repeat(x)) is as long as the
+  // other.
+  const std::size_t n = pacxx::detail::leading_size(a, b);
+  const std::size_t m = pacxx::detail::device_size_alongside(b, n);
   if (m < n)
     throw pacxx::error("gpu::inner_product: the second range has " + std::to_string(m) +
                        " elements, the first " + std::to_string(n));
-  return gpu::transform_reduce(ranges::views::zip(std::move(a), std::move(b)), init, op1,
-                               detail::apply_pair<Op2>{op2});
+  using unbounded_part =
+      std::integral_constant<bool, pacxx::detail::is_unbounded<decltype(a)>::value ||
+                                       pacxx::detail::is_unbounded<decltype(b)>::value>;
+  return gpu::transform_reduce(detail::zip_n(std::move(a), std::move(b), n, unbounded_part{}), init,
+                               op1, detail::apply_pair<Op2>{op2});
 }
 
 } // namespace gpu

@@ -30,8 +30,11 @@
 //
 // keys and values are any device ranges (views fused into the loads; values needs at
 // least as many elements as keys); out_keys and out_values gpu::vectors or writable
-// views over them. Outputs with fewer elements than runs are a pacxx::error, thrown
-// after the pass: the runs that fit have been written, none past the outputs' ends. The
+// views over them; values may be unbounded (view::repeat(1), Thrust's constant_iterator),
+// the keys give the size. Outputs with fewer elements than runs are a pacxx::error that
+// leaves them unchanged: where an output is smaller than the input, the runs are counted
+// first (one launch more, a reduction over the keys) and the error thrown before the
+// pass. The
 // accumulator is the values' value type; op must be associative (not commutative).
 // At most 2^32 - 1 elements (the run count is 32 bits).
 #pragma once
@@ -44,7 +47,11 @@
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include <range/v3/view/drop_exactly.hpp>
+#include <range/v3/view/zip.hpp>
+
 #include "pacxx/agent/scan.hpp"
+#include "pacxx/algorithm/count.hpp"
 #include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
@@ -73,6 +80,29 @@ template <class Op> struct by_segment {
   }
 };
 
+// Whether the keys of a pair (keys[i - 1], keys[i]) differ: i starts a run.
+template <class Eq> struct starts_run {
+  Eq eq;
+  template <class P> bool operator()(const P &p) const {
+    return !bool(eq(std::get<0>(p), std::get<1>(p)));
+  }
+};
+// The number of runs of n keys, 1 <= n < 2^32: the first, and every key that differs from
+// the one before it (one reduction over the pairs of neighbours).
+template <class Keys, class Eq> std::size_t count_runs(const Keys &keys, std::size_t n, Eq eq) {
+  if (n <= 1)
+    return n;
+  auto neighbours = ranges::views::zip(keys, ranges::views::drop_exactly(keys, 1));
+  return 1 + count_in<unsigned>(neighbours, n - 1, starts_run<Eq>{eq});
+}
+
+inline pacxx::error too_many_runs(const char *name, std::size_t runs, std::size_t cap_keys,
+                                  std::size_t cap_values) {
+  return pacxx::error(std::string(name) + ": " + std::to_string(runs) + " runs, out_keys has " +
+                      std::to_string(cap_keys) + " elements, out_values " +
+                      std::to_string(cap_values));
+}
+
 } // namespace detail
 
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>, class Op = std::plus<>>
@@ -90,7 +120,7 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
                 "gpu::reduce_by_key: the values' type must be device copyable");
   using R = detail::run_fold<T>;
   using P = pacxx::policy::reduce_by_key_for<R, ranges::range_value_t<decltype(keys)>>;
-  const std::size_t n = pacxx::detail::device_size(keys);
+  const std::size_t n = pacxx::detail::leading_size(keys, values);
   detail::checked_size(name, "values", values, n);
   const std::size_t cap_keys = pacxx::detail::device_size(out_keys);
   const std::size_t cap_values = pacxx::detail::device_size(out_values);
@@ -99,6 +129,11 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
   if (n > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
                        " elements, more than its 32-bit run count holds");
+  if (cap_keys < n || cap_values < n) {
+    const std::size_t runs = detail::count_runs(keys, n, eq);
+    if (runs > cap_keys || runs > cap_values)
+      throw detail::too_many_runs(name, runs, cap_keys, cap_values);
+  }
   void *slot = nullptr;
   auto state = detail::prepare_pass<R, P>(name, n, sizeof(unsigned), &slot);
   // The number of runs, written by the thread that holds the last element: into pinned
@@ -219,10 +254,10 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
       keys, values, out_keys, out_values, n, cap_keys32, cap_values32, runs_at.kernel, state);
   const unsigned runs = detail::readback<unsigned>(runs_at)[0];
+  // Only an eq that is not an equivalence (its result changing between the count and the
+  // pass) gets here with too many runs; the outputs have been written within their ends.
   if (runs > cap_keys || runs > cap_values)
-    throw pacxx::error(std::string(name) + ": " + std::to_string(runs) + " runs, out_keys has " +
-                       std::to_string(cap_keys) + " elements, out_values " +
-                       std::to_string(cap_values));
+    throw detail::too_many_runs(name, runs, cap_keys, cap_values);
   return runs;
 }
 

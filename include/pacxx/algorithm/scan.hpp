@@ -33,7 +33,9 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
   using P = pacxx::policy::scan_for<T>;
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
-  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  // An unbounded input (view::repeat(x)) fills the output.
+  const std::size_t n = pacxx::detail::leading_size(src, dst);
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
   if (m < n)
     throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
                        " elements, the input " + std::to_string(n));

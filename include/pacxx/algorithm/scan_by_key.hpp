@@ -67,7 +67,8 @@ pacxx::tile_state<S> prepare_pass(const char *name, std::size_t n, std::size_t e
 
 template <class View>
 inline std::size_t checked_size(const char *name, const char *what, View &v, std::size_t n) {
-  const std::size_t m = pacxx::detail::device_size(v);
+  // Unbounded values (Thrust's constant_iterator: view::repeat(1)) are as long as the keys.
+  const std::size_t m = pacxx::detail::device_size_alongside(v, n);
   if (m < n)
     throw pacxx::error(std::string(name) + ": " + what + " has " + std::to_string(m) +
                        " elements, the keys " + std::to_string(n));
@@ -85,7 +86,7 @@ void scan_by_key(const char *name, K &&keys_in, V &&values_in, O &&out_in, T ini
   auto keys = pacxx::detail::device_view(std::forward<K>(keys_in));
   auto values = pacxx::detail::device_view(std::forward<V>(values_in));
   auto out = pacxx::detail::device_view(std::forward<O>(out_in));
-  const std::size_t n = pacxx::detail::device_size(keys);
+  const std::size_t n = pacxx::detail::leading_size(keys, values);
   checked_size(name, "values", values, n);
   checked_size(name, "the output", out, n);
   if (n == 0)

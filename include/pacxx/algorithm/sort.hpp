@@ -12,17 +12,21 @@
 //   gpu::sort_by_key(keys, values, begin_bit, end_bit)   follow their keys, stably
 //
 //   gpu::sort(v, comp, proj)           by proj(element) with comp
-//   gpu::sort(view::zip(a, b)[, comp]) a writable view of tuples over gpu::vectors
+//   gpu::sort(view[, comp])            a writable view over gpu::vectors: zip (tuples),
+//                                      reverse, slice, stride, take ... (also stable_sort,
+//                                      and sort_by_key with keys or values as views)
 //
 // Integer, float and double keys with those comparators are radix sorted
 // (pacxx/algorithm/radix_sort.hpp: 2 + ceil(bits / 8) launches). Any other strict weak
 // ordering (user structs, user comparators, projections) is merge sorted
 // (pacxx/algorithm/merge_sort.hpp: 1 + 2 * ceil(log2(tiles)) launches; sort_by_key packs
-// keys and values into pairs first and unpacks them after, two launches more; so do
-// views of tuples). Floating point keys: -0.0 and +0.0 are equal (they keep their input
-// order), NaNs are kept: positive NaNs after +inf, negative ones before -inf
-// (descending: the other way round), as CUB does. Every sort is stable: equal keys keep
-// their input order.
+// keys and values into pairs first and unpacks them after, two launches more). A view is
+// copied into a gpu::vector of its elements (tuples as packs of their parts) and written
+// back after the sort, two launches more, and sorted as that vector would be: radix for
+// arithmetic elements with std::less / std::greater, else merge. Floating point keys:
+// -0.0 and +0.0 are equal (they keep their input order), NaNs are kept: positive NaNs
+// after +inf, negative ones before -inf (descending: the other way round), as CUB does.
+// Every sort is stable: equal keys keep their input order.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -124,9 +128,12 @@ template <class Comp, class Proj> struct projected {
   }
 };
 
-// Values given as a writable view whose elements are tuples (a zip of gpu::vectors): each
-// element travels as a trivially copyable pack of its parts (pacxx::detail::arg_pack),
-// packed before the sort and written back after it (two launches more).
+// A writable view (a zip of gpu::vectors, a reverse, slice or stride of one ...) is
+// sorted as a gpu::vector of its elements: packed before the sort and written back after
+// it (two launches more). Elements that are tuples (a zip's) travel as a trivially
+// copyable pack of their parts (pacxx::detail::arg_pack) and are compared as the view's
+// value type; any other element travels as its value type, so that arithmetic keys keep
+// the radix sort.
 template <class Tuple, class Seq> struct pod_of;
 template <class Tuple, std::size_t... I> struct pod_of<Tuple, std::index_sequence<I...>> {
   using type = pacxx::detail::arg_pack<
@@ -142,12 +149,45 @@ template <class Tuple, std::size_t... I> struct pod_of<Tuple, std::index_sequenc
   template <class T> static T as(const type &p) { return T(pacxx::detail::pack_get<I>::get(p)...); }
 };
 
-template <class View> struct packed_view {
-  using T = ranges::range_value_t<View>;
+// comp over packs, as the view's value type T.
+template <class T, class Pod, class Comp> struct on_values {
+  Comp comp;
+  template <class Pack> bool operator()(const Pack &a, const Pack &b) const {
+    return comp(Pod::template as<T>(a), Pod::template as<T>(b));
+  }
+};
+
+template <class T, class = void> struct is_tuple_like : std::false_type {};
+template <class T>
+struct is_tuple_like<T,
+                     typename pacxx::detail::make_void<decltype(std::tuple_size<T>::value)>::type>
+    : std::true_type {};
+
+// How the elements of value type T travel: tuples as packs of their parts.
+template <class T, bool Tuple = is_tuple_like<T>::value> struct element_packing {
   using Pod = pod_of<T, std::make_index_sequence<std::tuple_size<T>::value>>;
   using Pack = typename Pod::type;
-  static_assert(std::is_trivially_copyable<Pack>::value,
-                "gpu sorts: the parts of a view's elements must be trivially copyable");
+  template <class E> static Pack pack(const E &e) { return Pod::pack(e); }
+  template <class R> static void unpack(R &&r, const Pack &p) {
+    Pod::unpack(std::forward<R>(r), p);
+  }
+  template <class Comp> static on_values<T, Pod, Comp> compare(Comp comp) { return {comp}; }
+};
+// Anything else as its value type.
+template <class T> struct element_packing<T, false> {
+  using Pack = T;
+  template <class E> static Pack pack(const E &e) { return Pack(e); }
+  template <class R> static void unpack(R &&r, const Pack &p) { std::forward<R>(r) = p; }
+  template <class Comp> static Comp compare(Comp comp) { return comp; }
+};
+
+template <class View> struct packed_view {
+  using T = ranges::range_value_t<View>;
+  using Packing = element_packing<T>;
+  using Pack = typename Packing::Pack;
+  static_assert(pacxx::warp::detail::moves_as_bytes<Pack>::value,
+                "gpu sorts: a view's elements (or, for tuples, their parts) must be "
+                "trivially copyable");
   using P = pacxx::policy::elementwise;
 
   // The first n elements of the view as packs (one launch).
@@ -159,7 +199,7 @@ template <class View> struct packed_view {
           auto first = ranges::begin(v);
           using D = ranges::range_difference_t<decltype(v)>;
           pacxx::detail::for_each_index<P>(
-              n, [&](std::size_t i) { out[i] = Pod::pack(*(first + static_cast<D>(i))); });
+              n, [&](std::size_t i) { out[i] = Packing::pack(*(first + static_cast<D>(i))); });
         },
         pacxx::detail::elementwise_grid<P>(n))(view, packed.data(), n);
     return packed;
@@ -172,19 +212,19 @@ template <class View> struct packed_view {
           auto first = ranges::begin(v);
           using D = ranges::range_difference_t<decltype(v)>;
           pacxx::detail::for_each_index<P>(
-              n, [&](std::size_t i) { Pod::unpack(*(first + static_cast<D>(i)), in[i]); });
+              n, [&](std::size_t i) { Packing::unpack(*(first + static_cast<D>(i)), in[i]); });
         },
         pacxx::detail::elementwise_grid<P>(n))(view, packed.data(), n);
   }
 };
 
-// comp over packs, as the view's value type T.
-template <class T, class Pod, class Comp> struct on_values {
-  Comp comp;
-  template <class Pack> bool operator()(const Pack &a, const Pack &b) const {
-    return comp(Pod::template as<T>(a), Pod::template as<T>(b));
-  }
-};
+// Sorts the packs of keys (with their values alongside, or no_values) by comp over the
+// keys' elements: radix where the keys are arithmetic and comp a radix order, else merge.
+template <class PK, class K, class V, class Comp>
+void sort_packs(const char *name, K *keys, V *values, std::size_t n, Comp comp) {
+  const auto c = PK::Packing::compare(comp);
+  sort_pairs(name, keys, values, n, 0, int(sizeof(K) * 8), c, radix_order_t<decltype(c), K>{});
+}
 
 template <class K, class View, class Comp>
 void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp comp) {
@@ -193,7 +233,7 @@ void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp 
                 "(gpu::views::transform_output) cannot be sorted");
   auto values = pacxx::detail::device_view(std::forward<View>(values_in));
   using PV = packed_view<decltype(values)>;
-  const std::size_t n = keys.size(), m = pacxx::detail::device_size(values);
+  const std::size_t n = keys.size(), m = pacxx::detail::device_size_alongside(values, n);
   if (m < n)
     throw pacxx::error(std::string(name) + ": the values have " + std::to_string(m) +
                        " elements, the keys " + std::to_string(n));
@@ -205,8 +245,34 @@ void sort_by_key_view(const char *name, vector<K> &keys, View &&values_in, Comp 
   PV::unpack(values, packed, n);
 }
 
-// Sorts a writable view of tuples (a zip of gpu::vectors) by comp over its elements: a
-// merge sort of packs (three launches more than the merge sort: pack and unpack).
+// Keys given as a view (values a gpu::vector or a view): both packed, sorted as vectors,
+// written back (four launches more than sorting gpu::vectors).
+template <class KeysView, class Values, class Comp>
+void sort_view_by_key(const char *name, KeysView &&keys_in, Values &&values_in, Comp comp) {
+  static_assert(!pacxx::detail::is_write_only<KeysView>::value &&
+                    !pacxx::detail::is_write_only<Values>::value,
+                "gpu::sort_by_key: keys and values are read and written; a write-only view "
+                "(gpu::views::transform_output) cannot be sorted");
+  auto keys = pacxx::detail::device_view(std::forward<KeysView>(keys_in));
+  auto values = pacxx::detail::device_view(std::forward<Values>(values_in));
+  using PK = packed_view<decltype(keys)>;
+  using PV = packed_view<decltype(values)>;
+  const std::size_t n = pacxx::detail::device_size(keys);
+  const std::size_t m = pacxx::detail::device_size_alongside(values, n);
+  if (m < n)
+    throw pacxx::error(std::string(name) + ": the values have " + std::to_string(m) +
+                       " elements, the keys " + std::to_string(n));
+  if (n <= 1)
+    return;
+  vector<typename PK::Pack> packed_keys = PK::pack(keys, n);
+  vector<typename PV::Pack> packed_values = PV::pack(values, n);
+  sort_packs<PK>(name, packed_keys.data(), packed_values.data(), n, comp);
+  PK::unpack(keys, packed_keys, n);
+  PV::unpack(values, packed_values, n);
+}
+
+// Sorts a writable view by comp over its elements (two launches more than sorting a
+// gpu::vector of them: pack and unpack).
 template <class View, class Comp> void sort_view(View &&view_in, Comp comp) {
   static_assert(!pacxx::detail::is_write_only<View>::value,
                 "gpu::sort: the view is read and written; a write-only view "
@@ -217,7 +283,7 @@ template <class View, class Comp> void sort_view(View &&view_in, Comp comp) {
   if (n <= 1)
     return;
   vector<typename PV::Pack> packed = PV::pack(view, n);
-  merge_sort(packed.data(), n, on_values<typename PV::T, typename PV::Pod, Comp>{comp});
+  sort_packs<PV>("gpu::sort", packed.data(), static_cast<no_values *>(nullptr), n, comp);
   PV::unpack(view, packed, n);
 }
 
@@ -255,8 +321,9 @@ template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
                                            end_bit, std::integral_constant<int, 1>{});
 }
 
-// A writable view of tuples, e.g. view::zip(a, b) of gpu::vectors (structures of arrays),
-// sorted by comp over its elements (merge sort).
+// A writable view over gpu::vectors: a zip (structures of arrays: sorted by comp over its
+// tuples, merge sort), a reverse, slice, stride ... (radix or merge sort as a gpu::vector
+// of its elements would be).
 template <class View, class Comp, class = detail::if_values_view<View>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(View &&v, Comp comp) {
@@ -267,9 +334,13 @@ void sort(View &&v, Comp comp) {
 template <class View, class = detail::if_values_view<View>> void sort(View &&v) {
   detail::sort_view(std::forward<View>(v), std::less<>{});
 }
-template <class View, class Comp, class = detail::if_values_view<View>>
+template <class View, class Comp, class = detail::if_values_view<View>,
+          class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void stable_sort(View &&v, Comp comp) {
   sort(std::forward<View>(v), comp);
+}
+template <class View, class = detail::if_values_view<View>> void stable_sort(View &&v) {
+  sort(std::forward<View>(v));
 }
 
 template <class K, class Comp> void stable_sort(vector<K> &v, Comp comp) { sort(v, comp); }
@@ -305,6 +376,22 @@ void sort_by_key(vector<K> &keys, View &&values, Comp comp) {
 template <class K, class View, class = detail::if_values_view<View>>
 void sort_by_key(vector<K> &keys, View &&values) {
   detail::sort_by_key_view("gpu::sort_by_key", keys, std::forward<View>(values), std::less<>{});
+}
+// keys: a writable view (reverse, slice, stride, zip ... of gpu::vectors); values a
+// gpu::vector or a writable view.
+template <class KeysView, class Values, class Comp, class = detail::if_values_view<KeysView>,
+          class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
+void sort_by_key(KeysView &&keys, Values &&values, Comp comp) {
+  static_assert(
+      pacxx::is_device_copyable<Comp>::value,
+      "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
+  detail::sort_view_by_key("gpu::sort_by_key", std::forward<KeysView>(keys),
+                           std::forward<Values>(values), comp);
+}
+template <class KeysView, class Values, class = detail::if_values_view<KeysView>>
+void sort_by_key(KeysView &&keys, Values &&values) {
+  detail::sort_view_by_key("gpu::sort_by_key", std::forward<KeysView>(keys),
+                           std::forward<Values>(values), std::less<>{});
 }
 template <class K, class V>
 void sort_by_key(vector<K> &keys, vector<V> &values, int begin_bit, int end_bit) {

@@ -21,7 +21,9 @@ template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) 
                 "and device pointers only)");
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
-  const std::size_t n = pacxx::detail::device_size(src), m = pacxx::detail::device_size(dst);
+  // An unbounded input (view::iota(x), view::repeat(x)) fills the output.
+  const std::size_t n = pacxx::detail::leading_size(src, dst);
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
   if (m < n)
     throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
                        " elements, the input " + std::to_string(n));

@@ -42,9 +42,7 @@ template <class T> inline T load_volatile(const word_slot<T> *p) {
   const volatile unsigned *q = p->w;
   for (std::size_t k = 0; k < word_slot<T>::count; ++k)
     w.w[k] = q[k];
-  T v;
-  std::memcpy(&v, &w, sizeof(T));
-  return v;
+  return warp::detail::from_bytes<T>(&w);
 }
 inline unsigned load_volatile(const unsigned *p) {
   return *static_cast<const volatile unsigned *>(p);

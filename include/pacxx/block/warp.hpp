@@ -4,8 +4,11 @@
 // size folds to the one path the target takes. Every lane of the warp must call a
 // shuffle, ballot, reduce or scan together (blocks are multiples of the warp size).
 //
-// Values of any trivially copyable type travel as 32-bit words: a shuffle of a
-// 12-byte struct is three shuffles.
+// Values travel as 32-bit words of their bytes: a shuffle of a 12-byte struct is three
+// shuffles. Any type whose copy is a byte copy moves so (what gpu::vector holds:
+// trivially copy constructible and destructible), also those that are not trivially
+// copyable, such as std::pair (its assignment is not trivial): the bytes move, not the
+// type.
 #pragma once
 #include <cstring>
 #include <type_traits>
@@ -33,12 +36,41 @@ inline unsigned match(unsigned v, unsigned bits) {
 inline void sync() { __pacxx_warp_sync(); }
 
 namespace detail {
+// Whether a T is moved by copying its bytes: its copy constructor and destructor are
+// trivial (std::is_trivially_copyable also asks for a trivial assignment, which
+// std::pair and std::tuple do not have).
+template <class T>
+struct moves_as_bytes
+    : std::integral_constant<bool, std::is_trivially_copy_constructible<T>::value &&
+                                       std::is_trivially_destructible<T>::value> {};
+
 template <class T> struct words {
-  static_assert(std::is_trivially_copyable<T>::value,
-                "warp shuffles move trivially copyable values only");
+  static_assert(moves_as_bytes<T>::value,
+                "warp shuffles move values whose copy is a byte copy (trivially copy "
+                "constructible and destructible) only");
   static constexpr std::size_t count = (sizeof(T) + 3) / 4;
   unsigned w[count];
 };
+
+// A T made of the sizeof(T) bytes at p. A trivially copyable T is written over with
+// them; any other (e.g. std::pair) is copy constructed, trivially, from an object those
+// bytes make up in aligned storage, so it needs no default constructor or assignment.
+template <class T> inline T from_bytes(const void *p, std::true_type /*trivially copyable*/) {
+  T r;
+  std::memcpy(&r, p, sizeof(T));
+  return r;
+}
+template <class T> inline T from_bytes(const void *p, std::false_type) {
+  struct alignas(T) storage {
+    unsigned char b[sizeof(T)];
+  } s;
+  std::memcpy(s.b, p, sizeof(T));
+  return *reinterpret_cast<const T *>(s.b);
+}
+template <class T> inline T from_bytes(const void *p) {
+  static_assert(moves_as_bytes<T>::value, "from_bytes: T's copy must be a byte copy");
+  return from_bytes<T>(p, std::is_trivially_copyable<T>{});
+}
 
 template <class T, class Shuffle> inline T shuffle_words(const T &v, Shuffle shuffle) {
   words<T> in, out;
@@ -46,9 +78,7 @@ template <class T, class Shuffle> inline T shuffle_words(const T &v, Shuffle shu
   std::memcpy(&in, &v, sizeof(T));
   for (std::size_t k = 0; k < words<T>::count; ++k)
     out.w[k] = shuffle(in.w[k]);
-  T r;
-  std::memcpy(&r, &out, sizeof(T));
-  return r;
+  return from_bytes<T>(&out);
 }
 } // namespace detail
 
