@@ -35,17 +35,6 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 
-namespace pacxx {
-namespace policy {
-// gpu::segmented_reduce: a warp per segment below `block_min_mean` elements per segment
-// on average, a block of `block` threads per segment from there.
-struct segmented_reduce {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t block_min_mean = 2048;
-};
-} // namespace policy
-} // namespace pacxx
-
 namespace gpu {
 namespace detail {
 
