@@ -410,10 +410,17 @@ TEST_F(DeterministicFloat, ReduceGivesTheSameBitsOnEveryRunWithoutATag) {
   // gpu::reduce's order is fixed already (docs/RELIABILITY.md, "Determinism"): the grid
   // depends on n alone, a thread folds its elements in index order, the block folds them
   // in a fixed tree and the host folds the blocks' partials in a fixed order.
+  // gpu::reduce_to folds the partials on the device, in a fixed order of its own.
   const float plain = gpu::reduce(*x, 0.f);
+  gpu::vector<float> on_device(1);
+  gpu::reduce_to(*x, on_device.data(), 0.f);
+  const float plain_to = gpu::copy(on_device)[0];
   for (std::uint32_t seed : seeds) {
     const float got = gpu::reduce(input(2048, seed), 0.f);
     ASSERT_EQ(0, std::memcmp(&got, &plain, sizeof got)) << "seed " << seed;
+    gpu::reduce_to(input(2048, seed), on_device.data(), 0.f);
+    const float got_to = gpu::copy(on_device)[0];
+    ASSERT_EQ(0, std::memcmp(&got_to, &plain_to, sizeof got)) << "reduce_to, seed " << seed;
   }
 }
 
