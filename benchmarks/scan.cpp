@@ -2,6 +2,11 @@
 // and Thrust, all in this one process. Times are per call until the output is written.
 // Every result is checked against a host reference once per size before timing (on the
 // first repetition).
+//
+// The variant pacxxdet is the same call with gpu::deterministic (issue 34: the same bits
+// on every run; the look-back folds the tiles' aggregates one at a time in tile order),
+// beside pacxx for its cost: the float scans, and inclusive_scan_by_key (segments of
+// 1000 keys) with and without the tag (no baseline: CUB has no scan by key).
 #include <pacxx/pacxx.hpp>
 
 #include <benchmark/benchmark.h>
@@ -28,6 +33,8 @@ struct inputs {
   std::vector<int> hi;
   gpu::vector<float> f, fout;
   gpu::vector<int> i, iout;
+  gpu::vector<int> keys; // made at the first scan by key: k / segment
+  static constexpr std::size_t segment = 1000;
   explicit inputs(std::size_t n) : hf(n), hi(n) {
     for (std::size_t k = 0; k < n; ++k) {
       hi[k] = static_cast<int>(k % 7) - 3;
@@ -54,7 +61,7 @@ inputs &data(std::size_t n) {
 const auto sq = [](float x) { return x * x; };
 const auto half = [](float y) { return y * 0.5f; };
 
-enum class kind { inclusive, exclusive, transformed };
+enum class kind { inclusive, exclusive, transformed, by_key };
 
 // Checks ~4096 spread elements (and the last) against the host.
 template <class T> bool check(const std::vector<T> &in, const gpu::vector<T> &out, kind k) {
@@ -63,6 +70,8 @@ template <class T> bool check(const std::vector<T> &in, const gpu::vector<T> &ou
   double run = 0;
   std::size_t next = 0;
   for (std::size_t j = 0; j < n; ++j) {
+    if (k == kind::by_key && j % inputs::segment == 0)
+      run = 0;
     const double before = run;
     run += k == kind::transformed ? double(in[j]) * in[j] : double(in[j]);
     if (j != next && j != n - 1)
@@ -136,6 +145,48 @@ void scan_bench(benchmark::State &state, const std::vector<T> &in, const gpu::ve
 SCAN_BENCHES(float, f, float)
 SCAN_BENCHES(int, i, int)
 
+void inclusive_float_pacxxdet(benchmark::State &state) {
+  inputs &d = data(state.range(0));
+  scan_bench(state, d.hf, d.fout, kind::inclusive, [&] {
+    gpu::inclusive_scan(gpu::deterministic, d.f, d.fout);
+    pacxx::synchronize();
+  });
+}
+void exclusive_float_pacxxdet(benchmark::State &state) {
+  inputs &d = data(state.range(0));
+  scan_bench(state, d.hf, d.fout, kind::exclusive, [&] {
+    gpu::exclusive_scan(gpu::deterministic, d.f, d.fout, 0.f);
+    pacxx::synchronize();
+  });
+}
+
+// Scans by key of the float inputs, the keys in segments of inputs::segment.
+gpu::vector<int> &segment_keys(inputs &d) {
+  if (d.keys.size() != d.f.size()) {
+    std::vector<int> h(d.f.size());
+    for (std::size_t k = 0; k < h.size(); ++k)
+      h[k] = static_cast<int>(k / inputs::segment);
+    d.keys = gpu::copy(h);
+  }
+  return d.keys;
+}
+void inclusive_by_key_float_pacxx(benchmark::State &state) {
+  inputs &d = data(state.range(0));
+  gpu::vector<int> &keys = segment_keys(d);
+  scan_bench(state, d.hf, d.fout, kind::by_key, [&] {
+    gpu::inclusive_scan_by_key(keys, d.f, d.fout);
+    pacxx::synchronize();
+  });
+}
+void inclusive_by_key_float_pacxxdet(benchmark::State &state) {
+  inputs &d = data(state.range(0));
+  gpu::vector<int> &keys = segment_keys(d);
+  scan_bench(state, d.hf, d.fout, kind::by_key, [&] {
+    gpu::inclusive_scan_by_key(gpu::deterministic, keys, d.f, d.fout);
+    pacxx::synchronize();
+  });
+}
+
 // g(inclusive_scan(f(x))): one pass. pacxx fuses f into the scan's loads and g into its
 // stores (gpu::views::transform_output), as the CUB baseline does with Thrust's transform
 // and transform-output iterators; Thrust's best API is transform_inclusive_scan followed
@@ -164,9 +215,11 @@ using pacxx_bench::sizes;
 
 #define PACXX_BENCH(f) BENCHMARK(f)->Apply(sizes)
 PACXX_BENCH(inclusive_float_pacxx);
+PACXX_BENCH(inclusive_float_pacxxdet);
 PACXX_BENCH(inclusive_float_cub);
 PACXX_BENCH(inclusive_float_thrust);
 PACXX_BENCH(exclusive_float_pacxx);
+PACXX_BENCH(exclusive_float_pacxxdet);
 PACXX_BENCH(exclusive_float_cub);
 PACXX_BENCH(exclusive_float_thrust);
 PACXX_BENCH(inclusive_int_pacxx);
@@ -178,5 +231,7 @@ PACXX_BENCH(exclusive_int_thrust);
 PACXX_BENCH(transform_scan_pacxx);
 PACXX_BENCH(transform_scan_thrust);
 PACXX_BENCH(transform_scan_cub);
+PACXX_BENCH(inclusive_by_key_float_pacxx);
+PACXX_BENCH(inclusive_by_key_float_pacxxdet);
 
 BENCHMARK_MAIN();

@@ -6,8 +6,15 @@
 //
 // `init` is the exclusive scan's initial value (has_init), which tile 0 folds into
 // the prefix it publishes, so every later tile's look-back includes it.
+//
+// A policy with `ordered` true (policy::scan_for<T, true>: the gpu::deterministic scans)
+// takes the look-back whose result does not depend on timing
+// (pacxx::ordered_lookback_prefix, P::ordered_windows windows a poll). Everything else in
+// a tile is already a fixed order: the thread's items in index order, the block scan's
+// fixed tree, tile t always the elements [t * tile_size, (t + 1) * tile_size).
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 #include "pacxx/block/block_exchange.hpp"
 #include "pacxx/block/block_scan.hpp"
@@ -15,6 +22,22 @@
 
 namespace pacxx {
 namespace agent {
+
+namespace detail {
+// Whether policy P asks for the ordered look-back (P::ordered; false where P has none,
+// as reduce_by_key's).
+template <class P, class = void> struct ordered_policy : std::false_type {};
+template <class P>
+struct ordered_policy<P, decltype(void(P::ordered))> : std::integral_constant<bool, P::ordered> {};
+
+// The look-back of a scan tile under policy P.
+template <class P, class T, class Op, bool Ordered = ordered_policy<P>::value> struct lookback_for {
+  using type = lookback_prefix<T, Op>;
+};
+template <class P, class T, class Op> struct lookback_for<P, T, Op, true> {
+  using type = ordered_lookback_prefix<T, Op, P::ordered_windows>;
+};
+} // namespace detail
 
 // The block-wide part of a scan over blocked items, for callers that load their tile
 // themselves (reduce_by_key computes its items from keys and values it holds): `total`
@@ -37,7 +60,7 @@ __attribute__((always_inline)) inline T scan_tile_prefix(const T &total, std::si
         state.publish_inclusive(0, Exclusive ? op(init, aggregate) : aggregate);
       return init;
     }
-    lookback_prefix<T, Op> lookback{state, tile, op, P::lookback_delay_ns};
+    typename detail::lookback_for<P, T, Op>::type lookback{state, tile, op, P::lookback_delay_ns};
     return lookback(aggregate);
   };
   T before;

@@ -110,15 +110,23 @@ template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
 // 77 / 237 / 888 but 29-32 us at 2^22 against 25-27. CUB's fixed 688 ns between polls
 // instead of 64 ns doubling (both after 1140 ns): 914 against 926 us at 2^28, 76 / 76 at
 // 2^24, slower at 2^20 (21 against 19-20 us).
+//
+// ordered_windows: the deterministic scans (gpu::deterministic; Ordered = true) read
+// this many windows of a warp's width of predecessors per poll of their look-back
+// (pacxx::ordered_lookback_prefix), so that one round trip usually reaches an
+// inclusive prefix, and fold them one at a time. Not measured yet.
 struct scan {
   static constexpr std::size_t block = 128;
   static constexpr std::size_t items = 24;
   static constexpr unsigned lookback_delay_ns = 1600;
+  static constexpr unsigned ordered_windows = 4;
 };
-template <class T> struct scan_for {
+template <class T, bool Ordered = false> struct scan_for {
   static constexpr std::size_t block = scan::block;
   static constexpr std::size_t items = scaled_items<T, scan::items, 4>::value;
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
+  static constexpr bool ordered = Ordered;
+  static constexpr unsigned ordered_windows = scan::ordered_windows;
 };
 
 // gpu::reduce_by_key: the scan-by-key pass with a tile of its own (scan_by_key keeps

@@ -5,6 +5,15 @@
 // as many elements (fused into the stores); in and out may be the same. op is any
 // associative operation (it need not be commutative). The accumulator is std's: the
 // input's value type for the inclusive scan, init's type for the exclusive one.
+//
+// With gpu::deterministic as the first argument (pacxx/algorithm/deterministic.hpp) the
+// scan is deterministic: out[i] is computed in one fixed order of op's applications, the
+// same on every run, whatever the timing (the look-back folds the tiles' aggregates one
+// at a time in tile order, pacxx::ordered_lookback_prefix); out[i] depends only on
+// in[0..i], not on the input's length. Without it a floating-point scan may differ in its
+// last bits from run to run from its 4th tile on (the look-back's grouping depends on
+// timing); integers are exact either way. Same launches, same memory; the price is a
+// serial fold in each tile's look-back (benchmarks/scan.cpp, *_pacxxdet).
 #pragma once
 #include <functional>
 #include <string>
@@ -16,6 +25,7 @@
 
 #include "pacxx/agent/scan.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/deterministic.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -24,13 +34,13 @@
 namespace gpu {
 namespace detail {
 
-template <class T, bool Exclusive, class In, class Out, class Op>
+template <class T, bool Exclusive, bool Ordered, class In, class Out, class Op>
 void scan(const char *name, In &&in, Out &&out, T init, Op op) {
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu scans: the operation must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu scans: the accumulator type must be device copyable");
-  using P = pacxx::policy::scan_for<T>;
+  using P = pacxx::policy::scan_for<T, Ordered>;
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
   // An unbounded input (view::repeat(x)) fills the output.
@@ -67,18 +77,33 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
 } // namespace detail
 
 // out[i] = in[0] op ... op in[i].
-template <class In, class Out, class Op = std::plus<>>
+template <class In, class Out, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<In>::value>::type>
 void inclusive_scan(In &&in, Out &&out, Op op = Op{}) {
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::forward<In>(in)))>;
-  detail::scan<T, false>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out), T{},
-                         op);
+  detail::scan<T, false, false>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out),
+                                T{}, op);
 }
 
 // out[0] = init, out[i] = init op in[0] op ... op in[i - 1].
-template <class In, class Out, class T, class Op = std::plus<>>
+template <class In, class Out, class T, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<In>::value>::type>
 void exclusive_scan(In &&in, Out &&out, T init, Op op = Op{}) {
-  detail::scan<T, true>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out), init,
-                        op);
+  detail::scan<T, true, false>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out),
+                               init, op);
+}
+
+// The same, deterministic: the same bits on every run.
+template <class In, class Out, class Op = std::plus<>>
+void inclusive_scan(deterministic_t, In &&in, Out &&out, Op op = Op{}) {
+  using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::forward<In>(in)))>;
+  detail::scan<T, false, true>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out),
+                               T{}, op);
+}
+template <class In, class Out, class T, class Op = std::plus<>>
+void exclusive_scan(deterministic_t, In &&in, Out &&out, T init, Op op = Op{}) {
+  detail::scan<T, true, true>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out),
+                              init, op);
 }
 
 } // namespace gpu

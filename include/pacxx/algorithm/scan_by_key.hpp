@@ -12,6 +12,10 @@
 // out a gpu::vector or a writable view over one (fused into the stores). out may be
 // values (in place), never keys. The accumulator is std's: the values' value type for
 // the inclusive scan, init's type for the exclusive one.
+//
+// With gpu::deterministic as the first argument they are deterministic as gpu's scans
+// are (pacxx/algorithm/scan.hpp): the same bits on every run. Without it a floating-point
+// segment may differ in its last bits from run to run from its 4th tile on.
 #pragma once
 #include <functional>
 #include <string>
@@ -23,6 +27,7 @@
 
 #include "pacxx/agent/scan.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/deterministic.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -75,14 +80,14 @@ inline std::size_t checked_size(const char *name, const char *what, View &v, std
   return m;
 }
 
-template <class T, bool Exclusive, class K, class V, class O, class Eq, class Op>
+template <class T, bool Exclusive, bool Ordered, class K, class V, class O, class Eq, class Op>
 void scan_by_key(const char *name, K &&keys_in, V &&values_in, O &&out_in, T init, Eq eq, Op op) {
   static_assert(pacxx::is_device_copyable<Op>::value && pacxx::is_device_copyable<Eq>::value,
                 "gpu scans by key: eq and op must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu scans by key: the accumulator type must be device copyable");
   using F = flagged<T>;
-  using P = pacxx::policy::scan_for<F>;
+  using P = pacxx::policy::scan_for<F, Ordered>;
   auto keys = pacxx::detail::device_view(std::forward<K>(keys_in));
   auto values = pacxx::detail::device_view(std::forward<V>(values_in));
   auto out = pacxx::detail::device_view(std::forward<O>(out_in));
@@ -130,19 +135,36 @@ void scan_by_key(const char *name, K &&keys_in, V &&values_in, O &&out_in, T ini
 } // namespace detail
 
 // out[i] = values[s] op ... op values[i], s the first index of i's segment.
-template <class K, class V, class O, class Eq = std::equal_to<>, class Op = std::plus<>>
+template <class K, class V, class O, class Eq = std::equal_to<>, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<K>::value>::type>
 void inclusive_scan_by_key(K &&keys, V &&values, O &&out, Eq eq = Eq{}, Op op = Op{}) {
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<V>()))>;
-  detail::scan_by_key<T, false>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
-                                std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
+  detail::scan_by_key<T, false, false>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
+                                       std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
 }
 
 // out[i] = init at the first index of a segment, else init op values[s] op ... op
 // values[i - 1].
-template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>>
+template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<K>::value>::type>
 void exclusive_scan_by_key(K &&keys, V &&values, O &&out, T init, Eq eq = Eq{}, Op op = Op{}) {
-  detail::scan_by_key<T, true>("gpu::exclusive_scan_by_key", std::forward<K>(keys),
-                               std::forward<V>(values), std::forward<O>(out), init, eq, op);
+  detail::scan_by_key<T, true, false>("gpu::exclusive_scan_by_key", std::forward<K>(keys),
+                                      std::forward<V>(values), std::forward<O>(out), init, eq, op);
+}
+
+// The same, deterministic: the same bits on every run.
+template <class K, class V, class O, class Eq = std::equal_to<>, class Op = std::plus<>>
+void inclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, Eq eq = Eq{},
+                           Op op = Op{}) {
+  using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<V>()))>;
+  detail::scan_by_key<T, false, true>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
+                                      std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
+}
+template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>>
+void exclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, T init, Eq eq = Eq{},
+                           Op op = Op{}) {
+  detail::scan_by_key<T, true, true>("gpu::exclusive_scan_by_key", std::forward<K>(keys),
+                                     std::forward<V>(values), std::forward<O>(out), init, eq, op);
 }
 
 } // namespace gpu

@@ -12,6 +12,12 @@
 //
 // Memory: tile_state<T>::bytes(tiles) of device memory, cleared by clear() before every
 // pass (a tiny kernel; the dispatch launches it).
+//
+// Determinism: the walk stops at whichever inclusive prefix it meets first, so the order
+// in which lookback_prefix combines the tiles' values depends on timing. Exact for
+// integers (copy_if's counts, the radix sort's digit counts); a float sum may differ in
+// its last bits from run to run. ordered_lookback_prefix (gpu::deterministic scans)
+// combines them in one fixed order.
 #pragma once
 #include <cstddef>
 #include <cstring>
@@ -308,6 +314,106 @@ template <class T, class Op> struct lookback_prefix {
     if (lane == 0)
       state.publish_inclusive(tile, op(prefix, aggregate));
     return prefix;
+  }
+};
+
+// The prefix callback of the deterministic scans (gpu::deterministic), called as
+// lookback_prefix is. lookback_prefix folds the aggregates it meets as a tree whose shape
+// depends on where its walk stops, that is on timing: a float sum differs in its last
+// bits from run to run. Here every tile's inclusive prefix is, bit for bit, the left fold
+// (...((A0 op A1) op A2) ... op At) of the tiles' aggregates (A0: tile 0's inclusive
+// prefix, init folded in), whatever the timing: the tile takes the nearest predecessor k
+// that has published its inclusive prefix (by induction that fold up to k) and folds the
+// aggregates of tiles k + 1 .. tile - 1 onto it one at a time in tile order, then its
+// own. Any k gives the same value, so the walk may stop wherever it likes.
+//
+// The warp reads Windows * w predecessors at once (lane k's value i is tile - 1 - i * w
+// - k), so one round trip usually reaches an inclusive prefix (the standard walk reads a
+// window of w per round trip), and holds them in registers for the fold. It polls again
+// while a predecessor nearer than the nearest prefix has not published, or while none
+// of them has a prefix (a nearer one will: every tile before this one is running or
+// done). The price is the serial fold: one op per tile between k and this one, where
+// the standard walk does log2(w) steps.
+template <class T, class Op, unsigned Windows> struct ordered_lookback_prefix {
+  static_assert(Windows >= 1, "ordered_lookback_prefix: at least one window");
+  tile_state<T> state;
+  std::size_t tile;
+  Op op;
+  unsigned first_delay_ns;
+
+  T operator()(const T &aggregate) {
+    constexpr unsigned max_warp = 32; // warp::size() is 32 or 1
+    const unsigned w = warp::size(), lane = warp::lane();
+    if (lane == 0)
+      state.publish_aggregate(tile, aggregate);
+    if (first_delay_ns > 0 && Grid::get().size.x >= 500)
+      pacxx::nanosleep(first_delay_ns);
+    T v[Windows];
+    unsigned window = 0, at = 0; // the nearest inclusive prefix: lane `at` of window `window`
+    unsigned backoff = 64;       // ns, doubled up to 1 us while predecessors have not published
+    for (;;) {
+      // Every load first, then the ballots: a ballot waits for its load, and the loads
+      // of the windows are one round trip only if none waits for another's ballot.
+      // Lanes before tile 0 read tile 0 and count as empty: they are farther than tile
+      // 0, which always publishes an inclusive prefix, so never needed.
+      unsigned st[Windows], empty[Windows], prefixes[Windows];
+#pragma unroll
+      for (unsigned i = 0; i < Windows; ++i) {
+        const std::size_t back = std::size_t(i) * w + lane + 1;
+        v[i] = aggregate;
+        st[i] = state.peek(back <= tile ? tile - back : 0, v[i]);
+      }
+#pragma unroll
+      for (unsigned i = 0; i < Windows; ++i) {
+        const bool real = std::size_t(i) * w + lane + 1 <= tile;
+        empty[i] = warp::ballot(!real || st[i] == tile_state<T>::empty);
+        prefixes[i] = warp::ballot(real && st[i] == tile_state<T>::has_prefix);
+      }
+      bool found = false, ready = true; // ready: every tile nearer than it has published
+#pragma unroll
+      for (unsigned i = 0; i < Windows; ++i) {
+        if (!found && prefixes[i]) {
+          found = true;
+          window = i;
+          at = unsigned(__builtin_ctz(prefixes[i]));
+          ready = ready && (empty[i] & ((1u << at) - 1u)) == 0;
+        } else if (!found) {
+          ready = ready && empty[i] == 0;
+        }
+      }
+      if (found && ready)
+        break;
+      pacxx::nanosleep(backoff);
+      backoff = backoff < 1024 ? 2 * backoff : backoff;
+    }
+    // The fold, in every lane alike: the prefix, then the aggregates nearer than it from
+    // the farthest on. The loops count up over constant bounds (fully unrolled; lanes past
+    // the warp drop out where it is one thread), so each value is fetched by a shuffle
+    // that does not wait for the fold before it.
+    T mine = v[0];
+#pragma unroll
+    for (unsigned i = 1; i < Windows; ++i)
+      mine = i == window ? v[i] : mine;
+    T acc = warp::shuffle(mine, at);
+#pragma unroll
+    for (unsigned r = 0; r < Windows; ++r) {
+      const unsigned i = Windows - 1 - r;
+      if (i <= window) {
+        const unsigned nearer = i == window ? at : w; // lanes [0, nearer) come after the prefix
+#pragma unroll
+        for (unsigned q = 0; q < max_warp; ++q) {
+          const unsigned j = max_warp - 1 - q;
+          if (j < w) {
+            const T x = warp::shuffle(v[i], j);
+            if (j < nearer)
+              acc = op(acc, x);
+          }
+        }
+      }
+    }
+    if (lane == 0)
+      state.publish_inclusive(tile, op(acc, aggregate));
+    return acc;
   }
 };
 
