@@ -77,6 +77,7 @@ kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::
     }
     ck = s.kernel;
   }
+  const bool made_room = evicted != nullptr;
   evicted.reset();
   from = origin::memory;
   // Threads asking for the same new kernel wait for one compilation.
@@ -140,6 +141,10 @@ kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::
     stats_.compilations++;
     from = origin::jit;
   });
+  if (made_room)
+    note += std::string(note.empty() ? "" : "; ") +
+            "the variant of this kernel used longest ago was unloaded (at most " +
+            std::to_string(max_variants_) + ", PACXX_KERNEL_VARIANTS)";
   return ck;
 }
 
