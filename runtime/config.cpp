@@ -26,6 +26,13 @@ std::uint64_t parse_megabytes(const char *name, const std::string &value, std::u
   throw error(support::not_megabytes(name, value, max_mb));
 }
 
+std::uint64_t parse_count(const char *name, const std::string &value, std::uint64_t min,
+                          std::uint64_t max) {
+  if (std::optional<std::uint64_t> n = support::count_value(value, min, max))
+    return *n;
+  throw error(support::not_a_count(name, value, min, max));
+}
+
 configuration read_configuration(const env_lookup &lookup) {
   auto get = [&](const char *name) -> std::string {
     const char *v = lookup ? lookup(name) : std::getenv(name);
@@ -69,6 +76,10 @@ configuration read_configuration(const env_lookup &lookup) {
     attempt([&] {
       c.cache_max_mb =
           parse_megabytes("PACXX_CACHE_MAX_MB", v, std::numeric_limits<std::uint64_t>::max() >> 20);
+    });
+  if (std::string v = get("PACXX_KERNEL_VARIANTS"); !v.empty())
+    attempt([&] {
+      c.kernel_variants = parse_count("PACXX_KERNEL_VARIANTS", v, 1, c.max_kernel_variants);
     });
 
   if (std::string dir = get("PACXX_CACHE_DIR"); !dir.empty())

@@ -13,6 +13,7 @@
 //       so that there is one spelling to document, test and grep for
 //   megabytes (PACXX_POOL_MB, PACXX_CACHE_MAX_MB)      decimal digits, 0 included,
 //       at most what fits in bytes (size_t / uint64_t); no sign, unit or spaces
+//   counts (PACXX_KERNEL_VARIANTS)                     decimal digits, from 1 to 1000000
 //   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
 //   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
 #pragma once
@@ -39,6 +40,10 @@ struct configuration {
   // says), else $HOME/.cache/pacxx; empty when none is set (cache_dir_why says so).
   std::string cache_dir, cache_dir_why;
   std::optional<std::uint64_t> cache_max_mb; // PACXX_CACHE_MAX_MB
+  // PACXX_KERNEL_VARIANTS: the most variants (sets of staged values) of one kernel kept
+  // loaded in memory per device; past it the one used longest ago is unloaded.
+  std::size_t kernel_variants = default_kernel_variants;
+  static constexpr std::size_t default_kernel_variants = 256, max_kernel_variants = 1000000;
 };
 
 // How a variable is looked up: returns nullptr when unset (std::getenv by default;
@@ -53,5 +58,7 @@ configuration read_configuration(const env_lookup &lookup = {});
 // `name` and `value` appear in the error message.
 bool parse_switch(const char *name, const std::string &value);
 std::uint64_t parse_megabytes(const char *name, const std::string &value, std::uint64_t max_mb);
+std::uint64_t parse_count(const char *name, const std::string &value, std::uint64_t min,
+                          std::uint64_t max);
 
 } // namespace pacxx::rt

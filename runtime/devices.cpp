@@ -3,6 +3,8 @@
 namespace pacxx {
 namespace rt {
 
+std::atomic<bool> drivers_initialised{false};
+
 std::vector<device_description> device_selection::describe(std::vector<std::string> &notes) {
   discover();
   notes = notes_;
@@ -15,6 +17,7 @@ std::vector<device_description> device_selection::describe(std::vector<std::stri
 
 void device_selection::discover() {
   std::call_once(discover_once_, [this] {
+    drivers_initialised = true;
     auto add = [this](std::vector<std::unique_ptr<device>> found, const char *backend) {
       for (std::size_t i = 0; i < found.size(); ++i) {
         ids_.push_back(std::string(backend) + ":" + std::to_string(i));
@@ -38,6 +41,10 @@ std::string device_selection::device_list() const {
 }
 
 void device_selection::select() {
+  struct mark {
+    std::atomic<bool> &selected;
+    ~mark() { selected = true; }
+  } done{selected_};
   if (!config_error_.empty()) {
     selection_error_ = config_error_;
     return;

@@ -3,6 +3,7 @@
 // PACXX_DEVICE makes (or the default), and the memory pool of the chosen device.
 // Owned by the runtime singleton (runtime.cpp); discovery and selection run once.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,10 @@
 
 namespace pacxx {
 namespace rt {
+
+// Set before the first backend is initialised (discovery): from then on this process
+// has driver state that a child made by fork() cannot use (runtime.cpp).
+extern std::atomic<bool> drivers_initialised;
 
 class device_selection {
 public:
@@ -43,6 +48,8 @@ public:
       throw error(selection_error_);
     return *pool_;
   }
+  // The pool if a device was selected already (null otherwise): never selects one.
+  memory_pool *pool_if_selected() const { return selected_.load() ? pool_.get() : nullptr; }
   // The selected device's id; only after current() returned.
   const std::string &current_id() const { return current_id_; }
 
@@ -57,6 +64,7 @@ private:
   device *current_ = nullptr;
   std::string current_id_, selection_error_;
   std::unique_ptr<memory_pool> pool_; // after devices_: destroyed before them
+  std::atomic<bool> selected_{false}; // select() has run
 
   void discover();
   std::string device_list() const;

@@ -2,9 +2,18 @@
 // of its pacxx::stage calls), each compiled once however many threads ask for it; on a
 // memory miss the disk cache (cache/), then the JIT (jit/). Owns the disk cache and the
 // disk key of a variant (cache_key). Owned by the runtime singleton (runtime.cpp).
+//
+// At most `max_variants` (PACXX_KERNEL_VARIANTS, default 256) variants of one kernel on
+// one device stay loaded: a kernel whose staged values take many values (a
+// pacxx::stage(n) loop bound over thousands of sizes) would otherwise keep a loaded
+// module per value for the life of the process. Past the bound the variant used longest
+// ago is unloaded (counters::evictions); launching it again is a miss that reloads it
+// from the disk cache, else compiles it again. A launch holds its variant (shared_ptr),
+// so eviction by another thread never unloads a kernel while it is being launched.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,17 +45,20 @@ public:
   // Where kernel_for found the variant (the trace says it).
   enum class origin { memory, disk, jit };
 
-  // stats: counts compilations and disk hits.
+  // stats: counts compilations, disk hits, evictions and the variants loaded.
   kernel_cache(const configuration &c, counters &stats)
-      : stats_(stats), disk_(disk_cache::from_configuration(c)), dump_dir_(c.dump_dir) {}
+      : stats_(stats), max_variants_(c.kernel_variants), disk_(disk_cache::from_configuration(c)),
+        dump_dir_(c.dump_dir) {}
 
   // The variant for this launch: memory, else disk, else JIT (then stored on disk).
   // staged: null when staging is off. args_size/args_align: the launch's; a disk entry
   // for another layout is rebuilt. from: where it was found; note: what the trace adds
   // (a disk entry rebuilt or not stored).
-  cached_kernel &kernel_for(const void *entry, device &dev,
-                            const std::vector<std::uint64_t> *staged, std::size_t args_size,
-                            std::size_t args_align, origin &from, std::string &note);
+  // The caller's reference keeps the variant loaded even if it is evicted meanwhile.
+  std::shared_ptr<cached_kernel> kernel_for(const void *entry, device &dev,
+                                            const std::vector<std::uint64_t> *staged,
+                                            std::size_t args_size, std::size_t args_align,
+                                            origin &from, std::string &note);
 
   // The disk cache's line for pacxx-info.
   std::string describe_disk() const { return disk_.describe(); }
@@ -62,8 +74,19 @@ private:
       return std::tie(entry, dev, staged) < std::tie(o.entry, o.dev, o.staged);
     }
   };
+  // The variants of one kernel on one device, used most recently first.
+  struct slot;
+  using variant_map = std::map<variant_key, slot>;
+  using recency = std::list<variant_map::iterator>;
+  struct slot {
+    std::shared_ptr<cached_kernel> kernel;
+    recency *group;             // the kernel's list in recency_
+    recency::iterator in_group; // this variant in it
+  };
+  const std::size_t max_variants_;
   std::mutex cache_mutex_;
-  std::map<variant_key, std::unique_ptr<cached_kernel>> cache_;
+  variant_map cache_;
+  std::map<std::pair<const void *, device *>, recency> recency_;
   disk_cache disk_;
   std::string dump_dir_;
 

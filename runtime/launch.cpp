@@ -66,8 +66,10 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
       staged.push_back(stub(args, &cfg));
   kernel_cache::origin from;
   std::string note;
-  kernel_cache::cached_kernel &ck =
+  // Held until the launch is issued: an eviction by another thread cannot unload it.
+  std::shared_ptr<kernel_cache::cached_kernel> held =
       kernels_.kernel_for(entry, dev, staging_ ? &staged : nullptr, size, align, from, note);
+  kernel_cache::cached_kernel &ck = *held;
   if (from == kernel_cache::origin::memory)
     stats_.cache_hits++;
   double compile_ms = ms_since(t0);

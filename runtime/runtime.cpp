@@ -16,12 +16,15 @@
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -97,11 +100,58 @@ struct queue_object {
 // device's default queue); set by pacxx::queue_scope.
 thread_local queue_object *current_queue_object = nullptr;
 
+// The runtime singleton's state. Shut down: destroyed at the program's exit. A
+// gpu::vector or pacxx::queue with static storage duration that was constructed before
+// the runtime (an empty vector at namespace scope, assigned in main) is destroyed after
+// it; its free then finds this state instead of a destroyed object and does nothing
+// (the end of the process frees everything). Forked: this process is a child made by
+// fork() after the devices were initialised in its parent. Neither backend survives
+// fork(): the CUDA driver does not support a context in a forked child, and an OpenCL
+// implementation's threads (PoCL's) are not copied into it, so a call there never
+// returned. In the child every call is a pacxx::error saying so, and nothing is torn
+// down at its exit (the parent's driver state is not the child's to release).
+// Constant-initialised and trivially destructible: valid through every static
+// destructor.
+enum runtime_state_t : int { alive, shut_down, forked };
+std::atomic<int> runtime_state{alive};
+
+void in_forked_child() {
+  if (drivers_initialised.load())
+    runtime_state = forked;
+}
+
+const char *state_error(int s) {
+  return s == forked
+             ? "pacxx: this process was forked (fork()) after its parent had initialised the "
+               "devices; their driver state (a CUDA context, an OpenCL implementation's threads) "
+               "does not survive fork(), so pacxx cannot be used in the child. Use the devices in "
+               "the parent, fork before the first use of pacxx, or run a new program in the "
+               "child (exec)"
+             : "pacxx: used after the runtime was shut down at the program's exit (by the "
+               "destructor of an object with static storage duration?); releasing memory or "
+               "queues then is allowed and does nothing, other calls are errors";
+}
+
 class runtime {
 public:
   static runtime &get() {
-    static runtime r;
-    return r;
+    // The runtime lives in static storage and is destroyed only where it was made:
+    // not in a forked child.
+    struct holder {
+      alignas(runtime) unsigned char storage[sizeof(runtime)];
+      runtime *r;
+      holder() : r(new(storage) runtime) { pthread_atfork(nullptr, nullptr, in_forked_child); }
+      ~holder() {
+        if (runtime_state.load() == forked)
+          return;
+        runtime_state = shut_down;
+        r->~runtime();
+      }
+    };
+    static holder h;
+    if (int s = runtime_state.load(std::memory_order_relaxed); s != alive)
+      throw error(state_error(s));
+    return *h.r;
   }
 
   // Members in dependency order: the kernel cache (loaded kernels) is destroyed before
@@ -222,6 +272,8 @@ public:
          (c.pool_mb ? "at most " + std::to_string(*c.pool_mb) + " MB"
                     : std::string("at most a quarter of the device's memory")) +
          "\n";
+    s +=
+        "kernel variants in memory: at most " + std::to_string(c.kernel_variants) + " per kernel\n";
     return s + kernels.describe_disk() + "\n";
   }
 
@@ -277,7 +329,8 @@ native_handles_t native_handles() {
 }
 
 runtime_stats stats() {
-  rt::counters &c = rt::runtime::get().stats;
+  rt::runtime &r = rt::runtime::get();
+  rt::counters &c = r.stats;
   runtime_stats s;
   s.kernel_launches = c.launches;
   s.jit_compilations = c.compilations;
@@ -289,13 +342,20 @@ runtime_stats stats() {
   s.bytes_to_host = c.to_host;
   s.pinned_allocations = c.pinned_allocations;
   s.pinned_bytes = c.pinned_bytes;
+  s.memory_cache_evictions = c.evictions;
+  s.kernel_variants_loaded = c.variants_loaded;
+  if (rt::memory_pool *pool = r.devices.pool_if_selected()) { // else nothing allocated yet
+    rt::memory_pool::usage u = pool->current_usage();
+    s.pool_cached_bytes = u.cached;
+    s.device_bytes_in_use = u.live;
+  }
   return s;
 }
 
 void reset_stats() {
   rt::counters &c = rt::runtime::get().stats;
   c.launches = c.compilations = c.cache_hits = c.disk_hits = c.allocations = c.pool_hits =
-      c.to_device = c.to_host = c.pinned_allocations = c.pinned_bytes = 0;
+      c.to_device = c.to_host = c.pinned_allocations = c.pinned_bytes = c.evictions = 0;
 }
 
 void release_cached_memory() { rt::runtime::get().pool().release(); }

@@ -56,5 +56,19 @@ inline std::string not_megabytes(const char *name, const std::string &value, std
          " is not a number of megabytes; use a decimal integer from 0 to " + std::to_string(max_mb);
 }
 
+// Counts: decimal digits, from min to max; no sign or spaces.
+inline std::optional<std::uint64_t> count_value(const std::string &value, std::uint64_t min,
+                                                std::uint64_t max) {
+  std::optional<std::uint64_t> n = megabytes_value(value, max); // the same digits rule
+  if (!n || *n < min)
+    return std::nullopt;
+  return n;
+}
+inline std::string not_a_count(const char *name, const std::string &value, std::uint64_t min,
+                               std::uint64_t max) {
+  return "pacxx: " + setting(name, value) + " is not a count; use a decimal integer from " +
+         std::to_string(min) + " to " + std::to_string(max);
+}
+
 } // namespace support
 } // namespace pacxx

@@ -318,7 +318,11 @@ void embedAndRegister(Module &M, StringRef Bitcode, ArrayRef<KernelInfo> Kernels
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
   B.CreateCall(Register, {Blob, Table, ConstantInt::get(I64, Recs.size())});
   B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 65535);
+  // Priority 101, the first one a program may use: the kernels are registered before any
+  // dynamic initialisation of the program's own objects (65535), so that a static
+  // gpu::vector<T> v(n, value) at namespace scope, whose constructor launches a fill
+  // kernel, finds its kernel registered whichever unit instantiated it.
+  appendToGlobalCtors(M, Ctor, 101);
 }
 
 // Kernel code never runs on the host: the host keeps each kernel entry only as an

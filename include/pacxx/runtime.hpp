@@ -48,6 +48,16 @@ struct runtime_stats {
   std::size_t bytes_to_host = 0;
   std::size_t pinned_allocations = 0; // gpu::pinned_vector and futures' result slots
   std::size_t pinned_bytes = 0;       // bytes of pinned host memory handed out
+  // Kernel variants (one per set of staged values) unloaded because their kernel had
+  // PACXX_KERNEL_VARIANTS others used more recently; launching one again reloads it
+  // from the disk cache or compiles it.
+  std::size_t memory_cache_evictions = 0;
+  // Levels now, not counts (reset_stats() leaves them): kernel variants kept loaded in
+  // memory, device memory the pool keeps unused for reuse (bounded by PACXX_POOL_MB),
+  // and device memory handed out and not yet freed (both in the pool's rounded sizes).
+  std::size_t kernel_variants_loaded = 0;
+  std::size_t pool_cached_bytes = 0;
+  std::size_t device_bytes_in_use = 0;
 };
 
 // The native handles of the selected device: CUDA: the CUdevice (as an integer), the

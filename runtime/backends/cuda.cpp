@@ -170,7 +170,9 @@ struct loaded_api {
 };
 
 const loaded_api &load_api() {
-  static const loaded_api result = [] {
+  // Never destroyed: the devices keep a reference to its table, and the runtime that
+  // owns them is made before this (and so destroyed after it) at exit.
+  static const loaded_api &result = *new loaded_api([] {
     loaded_api l;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -244,7 +246,7 @@ const loaded_api &load_api() {
     }
     l.ok = true;
     return l;
-  }();
+  }());
   return result;
 }
 
@@ -281,8 +283,13 @@ public:
       : ctx_(std::move(ctx)), mod_(mod), fn_(fn), name_(std::move(name)) {}
   ~cuda_kernel() override {
     // Errors here (e.g. a sticky fault from an earlier launch) cannot be reported.
-    if (ctx_->try_make_current())
+    // A kernel is unloaded when the kernel cache evicts its variant (or at exit), maybe
+    // with launches of it still queued: the module must outlive them, and the driver
+    // does not promise that cuModuleUnload waits for them, so wait for the context first.
+    if (ctx_->try_make_current()) {
+      ctx_->cu().cuCtxSynchronize();
       ctx_->cu().cuModuleUnload(mod_);
+    }
   }
 
   std::shared_ptr<const context> ctx_;

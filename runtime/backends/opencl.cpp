@@ -170,7 +170,9 @@ struct loaded_api {
 // Opened once and never closed: drivers (PoCL included) run their own teardown
 // at exit and must not find their code unmapped.
 const loaded_api &load_api() {
-  static const loaded_api result = [] {
+  // Never destroyed: the devices keep a reference to its table, and the runtime that
+  // owns them is made before this (and so destroyed after it) at exit.
+  static const loaded_api &result = *new loaded_api([] {
     loaded_api l;
     void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -225,7 +227,7 @@ const loaded_api &load_api() {
 #undef PACXX_CL_SYM
     l.ok = !missing;
     return l;
-  }();
+  }());
   return result;
 }
 

@@ -96,6 +96,7 @@ void *memory_pool::allocate(std::size_t bytes, bool &reused) {
     driver_free(p);
     throw;
   }
+  live_bytes_ += size;
   return p;
 }
 
@@ -122,6 +123,7 @@ void memory_pool::deallocate(void *p) noexcept {
   }
   const std::size_t size = it->second;
   live_.erase(it);
+  live_bytes_ -= size;
   if (size <= max_cached_) {
     // Room for it: the blocks freed longest ago go back to the driver first.
     while (cached_ + size > max_cached_ && !unused_.empty()) {
@@ -161,6 +163,11 @@ void memory_pool::release_locked() noexcept {
   unused_.clear();
   by_size_.clear();
   cached_ = 0;
+}
+
+memory_pool::usage memory_pool::current_usage() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {cached_, live_bytes_};
 }
 
 void memory_pool::release() noexcept {

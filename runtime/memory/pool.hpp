@@ -53,6 +53,13 @@ public:
   // Gives every unused block back to the driver (waiting for their fences).
   void release() noexcept;
 
+  // Bytes kept unused for reuse (at most max_cached) and bytes handed out and not yet
+  // freed, both in the pool's rounded sizes.
+  struct usage {
+    std::size_t cached, live;
+  };
+  usage current_usage();
+
   // Sizes are rounded up to quarter powers of two (at most 25% more), so that blocks
   // of nearby sizes can be reused for each other.
   static std::size_t bin(std::size_t bytes);
@@ -68,7 +75,7 @@ private:
   const std::size_t max_cached_;
   const bool host_;
   fence_maker fence_;
-  std::size_t cached_ = 0;
+  std::size_t cached_ = 0, live_bytes_ = 0;
   std::mutex mutex_;
   std::unordered_map<void *, std::size_t> live_;             // block -> its size
   block_list unused_;                                        // oldest freed first

@@ -42,9 +42,9 @@ TEST(Config, DefaultsWhenUnsetOrEmpty) {
   for (const char *value : {static_cast<const char *>(nullptr), ""}) {
     std::map<std::string, std::string> env = {{"HOME", "/home/u"}};
     if (value)
-      for (const char *v :
-           {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_DUMP_DIR", "PACXX_POOL_MB",
-            "PACXX_CACHE", "PACXX_CACHE_DIR", "PACXX_CACHE_MAX_MB", "XDG_CACHE_HOME"})
+      for (const char *v : {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_DUMP_DIR",
+                            "PACXX_POOL_MB", "PACXX_CACHE", "PACXX_CACHE_DIR", "PACXX_CACHE_MAX_MB",
+                            "PACXX_KERNEL_VARIANTS", "XDG_CACHE_HOME"})
         env[v] = value;
     configuration c = read(env);
     EXPECT_EQ(c.device_backend, "");
@@ -55,7 +55,19 @@ TEST(Config, DefaultsWhenUnsetOrEmpty) {
     EXPECT_TRUE(c.cache);
     EXPECT_EQ(c.cache_dir, "/home/u/.cache/pacxx");
     EXPECT_FALSE(c.cache_max_mb);
+    EXPECT_EQ(c.kernel_variants, 256u);
   }
+}
+
+TEST(Config, KernelVariantsIsACountFromOne) {
+  EXPECT_EQ(read({{"PACXX_KERNEL_VARIANTS", "1"}}).kernel_variants, 1u);
+  EXPECT_EQ(read({{"PACXX_KERNEL_VARIANTS", "4096"}}).kernel_variants, 4096u);
+  EXPECT_EQ(read({{"PACXX_KERNEL_VARIANTS", "1000000"}}).kernel_variants, 1000000u);
+  for (const char *bad :
+       {"0", "-1", "+5", " 5", "5 ", "1e3", "lots", "1000001", "99999999999999999999999"})
+    EXPECT_EQ(error_of({{"PACXX_KERNEL_VARIANTS", bad}}),
+              "pacxx: PACXX_KERNEL_VARIANTS=" + std::string(bad) +
+                  " is not a count; use a decimal integer from 1 to 1000000");
 }
 
 TEST(Config, Switches) {

@@ -27,7 +27,7 @@
 
 ; HOST: @__pacxx_device_module = private constant { i32, i32, i64, [{{[0-9]+}} x i8] } { i32 1296324688, i32 3, i64 {{[0-9]+}}, {{.*}} section "pacxx_modules", align 8
 ; HOST: @__pacxx_kernel_table = private constant [1 x { ptr, ptr, ptr, i64 }] [{ ptr, ptr, ptr, i64 } { ptr @_ZN5pacxx6detail12kernel_entryI1PEEvRKT_, ptr @__pacxx_kernel_name, ptr null, i64 0 }]
-; HOST: @llvm.global_ctors = appending global {{.*}} @__pacxx_register
+; HOST: @llvm.global_ctors = appending global {{.*}} { i32 101, ptr @__pacxx_register, ptr null }
 ; HOST-NOT: define {{.*}} @helper
 ; HOST-LABEL: define linkonce_odr void @_ZN5pacxx6detail12kernel_entryI1PEEvRKT_(
 ; HOST-NEXT: call void @llvm.trap()
