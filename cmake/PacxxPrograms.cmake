@@ -12,7 +12,9 @@ function(pacxx_program name)
     add_custom_command(OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir
       COMMAND ${PACXX_CXX} -O2 ${PACXX_WARNING_FLAGS} ${P_FLAGS} -c ${src} -o ${obj} -MD -MF ${obj}.d
-      DEPENDS ${src} pacxx-toolchain ${PACXX_CXX}
+      # The plugin as a file, not only the pacxx-toolchain target (which orders the build
+      # but never makes an object out of date): a changed pass recompiles every program.
+      DEPENDS ${src} pacxx-toolchain ${PACXX_CXX} $<TARGET_FILE:PacxxPass>
       DEPFILE ${obj}.d
       COMMENT "pacxx++ -c ${s}"
       VERBATIM)
@@ -21,7 +23,7 @@ function(pacxx_program name)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(OUTPUT ${out}
     COMMAND ${PACXX_CXX} -O2 ${objs} -o ${out} ${P_LIBS}
-    DEPENDS ${objs} pacxx-toolchain ${P_DEPENDS}
+    DEPENDS ${objs} pacxx-toolchain $<TARGET_FILE:pacxx-kernels> ${P_DEPENDS}
     COMMENT "pacxx++ ${name}"
     VERBATIM)
   add_custom_target(${name}_program ALL DEPENDS ${out})
