@@ -30,4 +30,21 @@ for mb in 0 1; do
   if PACXX_DEVICE=cuda PACXX_CACHE=0 PACXX_POOL_MB=$mb "$t" >> "$out/gpu-tests.log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
   echo "$r memory_pool_test with PACXX_POOL_MB=$mb" | tee -a "$out/gpu-summary.log"
 done
+# The environments the ctest registrations give some programs (tests/e2e/CMakeLists.txt).
+extra() { # name env... -- args...
+  local name=$1; shift; local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+  local t="$here/tests/${name%% *}"
+  [ -x "$t" ] || return 0
+  if env PACXX_DEVICE=cuda PACXX_CACHE=0 "${envs[@]}" "$t" "$@" >> "$out/gpu-tests.log" 2>&1; then r=PASS; else r=FAIL; status=1; fi
+  echo "$r $name with ${envs[*]} $*" | tee -a "$out/gpu-summary.log"
+}
+extra soak_test PACXX_POOL_MB=8 --
+extra kernel_variants_test PACXX_KERNEL_VARIANTS=8 --
+extra kernel_variants_test PACXX_TEST_DISTINCT_VALUES=2000 -- \
+  --gtest_filter=KernelVariants.ManyStagedValuesAreRightAndAtMostTheBoundStayLoaded
+if [ -x "$here/tests/static_lifetime_test" ]; then
+  o=$(PACXX_DEVICE=cuda PACXX_CACHE=0 "$here/tests/static_lifetime_test" 2>&1); rc=$?
+  if [ $rc = 0 ] && grep -q "after the runtime: clean" <<<"$o"; then r=PASS; else r=FAIL; status=1; fi
+  echo "$r static_lifetime_test (exit status and output)" | tee -a "$out/gpu-summary.log"
+fi
 exit $status
