@@ -13,10 +13,10 @@ std::size_t temp_bytes = 0;
 extern "C" void segmented_prepare(std::size_t max_n, std::size_t max_segments) {
   (void)max_n;
   std::size_t need = 0;
-  CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, need, static_cast<const float *>(nullptr),
-                                        static_cast<float *>(nullptr), static_cast<int>(max_segments),
-                                        static_cast<const int *>(nullptr),
-                                        static_cast<const int *>(nullptr)));
+  CHECK(cub::DeviceSegmentedReduce::Sum(
+      nullptr, need, static_cast<const float *>(nullptr), static_cast<float *>(nullptr),
+      static_cast<int>(max_segments), static_cast<const int *>(nullptr),
+      static_cast<const int *>(nullptr)));
   if (need > temp_bytes) {
     if (temp)
       CHECK(cudaFree(temp));

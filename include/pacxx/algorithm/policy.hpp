@@ -427,11 +427,12 @@ template <class T> struct merge_sort_for {
   };
 };
 
-// gpu::segmented_reduce: a warp per segment (its lanes striding over it, four loads in
-// flight each) below `block_min_mean` elements per segment on average, a block of
-// `block` threads per segment from there. H200, 2^26 floats, against CUB's
-// DeviceSegmentedReduce (2026-11-27, one loads-in-flight at the time): segments of 100
-// 1247 GB/s (CUB 326), 1000 2419 (1664), 100000 by block 2553 (3357).
+// gpu::segmented_reduce: a warp per segment (its lanes striding over it) below
+// `block_min_mean` elements per segment on average, a block of `block` threads per
+// segment from there. H200, 2^26 floats, against CUB's DeviceSegmentedReduce
+// (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000 2419 (1664), 100000 by block
+// 2553 (3357); the block path and small sizes are where it is behind
+// (benchmarks/results/2026-11-27-h200-segmented).
 struct segmented_reduce {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t block_min_mean = 2048;
