@@ -50,3 +50,5 @@
 #include "pacxx/neighbours.hpp"
 #include "pacxx/pinned_vector.hpp"
 #include "pacxx/transform_output.hpp"
+#include "pacxx/view/indices.hpp"
+#include "pacxx/view/md.hpp"

@@ -6,6 +6,11 @@
 
 namespace pacxx {
 
+// Coordinates in a 2D or 3D index space (x fastest): a thread's place in its grid,
+// the elements of gpu::views::indices.
+struct index2 {
+  std::size_t x, y;
+};
 struct index3 {
   std::size_t x, y, z;
 };

@@ -7,6 +7,7 @@
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/algorithm/detail/shaped.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/detail/filtered.hpp"
 #include "pacxx/device_range.hpp"
@@ -55,8 +56,28 @@ namespace detail {
 template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::true_type) {
   for_each_filtered(std::forward<Rng>(rng), f);
 }
+// A shaped range (an md view, indices, a stencil): a 2D/3D grid, f(element at (x, y, z)).
+template <class V, class F> void for_each_view(const V &in, F f, std::true_type /*shaped*/) {
+  const pacxx::detail::extents3 e = pacxx::detail::extents_of(in);
+  if (e.w == 0 || e.h == 0 || e.d == 0)
+    return;
+  using P = pacxx::policy::shaped;
+  pacxx::kernel(
+      [f](const auto &view, pacxx::detail::extents3 e) {
+        auto v = view;
+        auto g = f; // f may be a mutable lambda
+        pacxx::detail::for_each_coord<P>(
+            e, [&](std::size_t x, std::size_t y, std::size_t z) { g(v.at_coords(x, y, z)); });
+      },
+      pacxx::detail::shaped_grid<P>(e))(in, e);
+}
+template <class V, class F> void for_each_view(const V &in, F f, std::false_type);
+
 template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type) {
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
+  for_each_view(in, f, pacxx::detail::is_shaped<decltype(in)>{});
+}
+template <class V, class F> void for_each_view(const V &in, F f, std::false_type) {
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
     return;
@@ -64,10 +85,11 @@ template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type)
   pacxx::kernel(
       [f](const auto &view, std::size_t n) {
         auto v = view; // a thread's own copy: some views keep state while iterated
+        auto g = f;    // f may be a mutable lambda
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
         pacxx::detail::for_each_index<P>(n,
-                                         [&](std::size_t i) { f(*(first + static_cast<D>(i))); });
+                                         [&](std::size_t i) { g(*(first + static_cast<D>(i))); });
       },
       pacxx::detail::elementwise_grid<P>(n))(in, n);
 }

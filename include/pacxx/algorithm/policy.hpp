@@ -19,6 +19,19 @@ struct elementwise {
   static constexpr std::size_t max_blocks = std::size_t(1) << 20;
 };
 
+// gpu::for_each / gpu::transform over a shaped range (an md view, indices, a stencil;
+// pacxx/algorithm/detail/shaped.hpp): blocks of block_x x block_y threads, each thread
+// `rows` elements block_y rows apart in a column, all loaded before the first store (as
+// elementwise's items). A warp covers 32 consecutive x: coalesced rows. Grids stride in
+// y and z beyond CUDA's 65535 blocks there.
+struct shaped {
+  static constexpr std::size_t block_x = 32;
+  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t rows = 4;
+  static constexpr std::size_t max_blocks_x = std::size_t(1) << 20;
+  static constexpr std::size_t max_blocks_yz = 65535;
+};
+
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
 // partials are folded on the host. Blocks stride over tiles of block * items elements;
 // a thread loads its `items` elements of a tile before it folds them. `block` must be a

@@ -8,6 +8,7 @@
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/algorithm/detail/shaped.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -15,12 +16,64 @@
 
 namespace gpu {
 
+namespace detail {
+// f(element) as the output's value type where it converts, so that the load really
+// happens in the load, not when a proxy is assigned in the store.
+template <class F, class E, class Out> struct transform_value {
+  using R = decltype(std::declval<const F &>()(std::declval<E>()));
+  using VO = ranges::range_value_t<Out>;
+  using type = typename std::conditional<std::is_constructible<VO, R>::value, VO,
+                                         typename std::decay<R>::type>::type;
+};
+
+// A shaped input (an md view, indices, a stencil): a 2D/3D grid; out is written at
+// x + w * (y + h * z), or by coordinates where it is shaped too (then with the same
+// extents).
+template <class S, class D, class F> void transform_shaped(const S &src, const D &dst, F f) {
+  const pacxx::detail::extents3 e = pacxx::detail::extents_of(src);
+  using shaped_out = pacxx::detail::is_shaped<D>;
+  pacxx::detail::check_shaped_output(dst, e, "gpu::transform", shaped_out{});
+  const std::size_t n = e.w * e.h * e.d;
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
+  if (m < n)
+    throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
+                       " elements, the input " + std::to_string(n));
+  if (n == 0)
+    return;
+  using P = pacxx::policy::shaped;
+  pacxx::kernel(
+      [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e) {
+        auto in = in_view;
+        auto out = out_view;
+        using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)),
+                                           decltype(out)>::type;
+        pacxx::detail::load_store_coords<P>(
+            e, [&](std::size_t x, std::size_t y, std::size_t z) -> V { return f(in.at_coords(x, y, z)); },
+            [&](std::size_t x, std::size_t y, std::size_t z, V &&v) {
+              pacxx::detail::output_at(out, e, x, y, z, shaped_out{}) = std::move(v);
+            });
+      },
+      pacxx::detail::shaped_grid<P>(e))(src, dst, e);
+}
+template <class S, class D, class F> void transform_views(const S &src, const D &dst, F f, std::true_type) {
+  transform_shaped(src, dst, f);
+}
+template <class S, class D, class F> void transform_views(const S &src, const D &dst, F f, std::false_type);
+} // namespace detail
+
 template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) {
   static_assert(pacxx::is_device_copyable<F>::value,
                 "gpu::transform: the function must be trivially copyable (capture values "
                 "and device pointers only)");
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  detail::transform_views(src, dst, f, pacxx::detail::is_shaped<decltype(src)>{});
+}
+
+namespace detail {
+template <class S, class D, class F> void transform_views(const S &src_, const D &dst_, F f, std::false_type) {
+  auto src = src_;
+  auto dst = dst_;
   // An unbounded input (view::iota(x), view::repeat(x)) fills the output.
   const std::size_t n = pacxx::detail::leading_size(src, dst);
   const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
@@ -38,17 +91,13 @@ template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) 
         auto result = ranges::begin(out);
         using DI = ranges::range_difference_t<decltype(in)>;
         using DO = ranges::range_difference_t<decltype(out)>;
-        // f's result as the output's value type where it converts, so that the load
-        // really happens in load(i), not when a proxy is assigned in store(i).
-        using R = decltype(f(*first));
-        using VO = ranges::range_value_t<decltype(out)>;
-        using V = typename std::conditional<std::is_constructible<VO, R>::value, VO,
-                                            typename std::decay<R>::type>::type;
+        using V = typename transform_value<F, decltype(*first), decltype(out)>::type;
         pacxx::detail::load_store_index<P>(
             n, [&](std::size_t i) -> V { return f(*(first + static_cast<DI>(i))); },
             [&](std::size_t i, V &&v) { *(result + static_cast<DO>(i)) = std::move(v); });
       },
       pacxx::detail::elementwise_grid<P>(n))(src, dst, n);
 }
+} // namespace detail
 
 } // namespace gpu

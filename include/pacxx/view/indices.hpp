@@ -1,0 +1,106 @@
+// gpu::views::indices(w[, h[, d]]): the index space of a w x h x d array as a lazy
+// random-access range of pacxx::index2 (two extents) or pacxx::index3 (three), x
+// fastest; of std::size_t for one extent, like view::iota(0, w). It fuses into every
+// algorithm as iota does:
+//   gpu::for_each(gpu::views::indices(w, h), [=](pacxx::index2 i) { ... i.x, i.y ... });
+//   gpu::transform(gpu::views::indices(w, h), out, mandelbrot);   // out[x + w * y]
+// Given directly to gpu::for_each or gpu::transform it makes them launch a 2D/3D grid
+// whose threads know their coordinates (no division per element: see
+// pacxx/view/shaped.hpp). Under another view (indices | view::transform(f)) it is an
+// ordinary range whose element i costs a division and a remainder by w.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include <range/v3/view/facade.hpp>
+
+#include "pacxx/error.hpp"
+#include "pacxx/thread.hpp"
+
+namespace gpu {
+namespace views {
+
+template <class Rank> class indices_view : public ranges::view_facade<indices_view<Rank>> {
+  friend ranges::range_access;
+  std::size_t e_[3] = {0, 1, 1};
+
+  using value_type = typename std::conditional<
+      Rank::value == 1, std::size_t,
+      typename std::conditional<Rank::value == 2, pacxx::index2, pacxx::index3>::type>::type;
+
+  static std::size_t make(std::size_t i, const std::size_t (&)[3], std::size_t *) { return i; }
+  static pacxx::index2 make(std::size_t i, const std::size_t (&e)[3], pacxx::index2 *) {
+    return {i % e[0], i / e[0]};
+  }
+  static pacxx::index3 make(std::size_t i, const std::size_t (&e)[3], pacxx::index3 *) {
+    const std::size_t yz = i / e[0];
+    return {i % e[0], yz % e[1], yz / e[1]};
+  }
+
+  struct cursor {
+    std::size_t e_[3];
+    std::size_t i_;
+    value_type read() const { return make(i_, e_, static_cast<value_type *>(nullptr)); }
+    void next() { ++i_; }
+    void prev() { --i_; }
+    void advance(std::ptrdiff_t n) { i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n); }
+    std::ptrdiff_t distance_to(const cursor &o) const {
+      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
+    }
+    bool equal(const cursor &o) const { return i_ == o.i_; }
+  };
+  cursor begin_cursor() const { return {{e_[0], e_[1], e_[2]}, 0}; }
+  cursor end_cursor() const { return {{e_[0], e_[1], e_[2]}, size()}; }
+
+public:
+  static constexpr std::size_t rank = Rank::value;
+  indices_view() = default;
+  indices_view(std::size_t w, std::size_t h, std::size_t d) : e_{w, h, d} {}
+  std::size_t size() const noexcept { return e_[0] * e_[1] * e_[2]; }
+  std::size_t width() const noexcept { return e_[0]; }
+  std::size_t height() const noexcept { return e_[1]; }
+  std::size_t depth() const noexcept { return e_[2]; }
+  std::size_t extent(std::size_t k) const noexcept { return k < 3 ? e_[k] : 1; }
+  // The element at coordinates (x, y, z), for algorithms that know the shape.
+  value_type at_coords(std::size_t x, std::size_t y, std::size_t z) const noexcept {
+    return at(x, y, z, static_cast<value_type *>(nullptr));
+  }
+
+private:
+  std::size_t at(std::size_t x, std::size_t, std::size_t, std::size_t *) const noexcept {
+    return x;
+  }
+  pacxx::index2 at(std::size_t x, std::size_t y, std::size_t, pacxx::index2 *) const noexcept {
+    return {x, y};
+  }
+  pacxx::index3 at(std::size_t x, std::size_t y, std::size_t z, pacxx::index3 *) const noexcept {
+    return {x, y, z};
+  }
+};
+template <class Rank> constexpr std::size_t indices_view<Rank>::rank;
+
+namespace detail {
+template <std::size_t D>
+indices_view<std::integral_constant<std::size_t, D>> make_indices(std::size_t w, std::size_t h,
+                                                                  std::size_t d) {
+  const std::size_t e[3] = {w, h, d};
+  std::size_t n = 1;
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (e[k] != 0 && n > ~std::size_t(0) / e[k])
+      throw pacxx::error("gpu::views::indices: " + std::to_string(w) + " x " + std::to_string(h) +
+                         " x " + std::to_string(d) + " indices are more than 2^64");
+    n *= e[k];
+  }
+  return {w, h, d};
+}
+} // namespace detail
+
+inline auto indices(std::size_t w) { return detail::make_indices<1>(w, 1, 1); }
+inline auto indices(std::size_t w, std::size_t h) { return detail::make_indices<2>(w, h, 1); }
+inline auto indices(std::size_t w, std::size_t h, std::size_t d) {
+  return detail::make_indices<3>(w, h, d);
+}
+
+} // namespace views
+} // namespace gpu
