@@ -52,3 +52,4 @@
 #include "pacxx/transform_output.hpp"
 #include "pacxx/view/indices.hpp"
 #include "pacxx/view/md.hpp"
+#include "pacxx/view/stencil.hpp"

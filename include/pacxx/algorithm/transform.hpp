@@ -48,7 +48,10 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
         using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)),
                                            decltype(out)>::type;
         pacxx::detail::load_store_coords<P>(
-            e, [&](std::size_t x, std::size_t y, std::size_t z) -> V { return f(in.at_coords(x, y, z)); },
+            e,
+            [&](std::size_t x, std::size_t y, std::size_t z) -> V {
+              return pacxx::detail::apply_at(in, f, x, y, z);
+            },
             [&](std::size_t x, std::size_t y, std::size_t z, V &&v) {
               pacxx::detail::output_at(out, e, x, y, z, shaped_out{}) = std::move(v);
             });

@@ -32,6 +32,32 @@ struct is_shaped<V, typename make_void_t<decltype(std::declval<const V &>().at_c
                                          decltype(std::declval<const V &>().extent(0)),
                                          decltype(V::rank)>::type> : std::true_type {};
 
+// Whether V gives a cheaper element where interior(x, y, z) (a stencil: no boundary tests).
+template <class V, class = void> struct has_interior : std::false_type {};
+template <class V>
+struct has_interior<V, typename make_void_t<decltype(std::declval<const V &>().at_coords_interior(
+                           0, 0, 0))>::type> : std::true_type {};
+
+// f(element (x, y, z) of v); for a stencil, f of the neighbourhood without boundary
+// tests where the whole neighbourhood is inside (device code).
+template <class V, class F>
+inline decltype(auto) apply_at(const V &v, F &f, std::size_t x, std::size_t y, std::size_t z,
+                               std::false_type) {
+  return f(v.at_coords(x, y, z));
+}
+template <class V, class F>
+inline auto apply_at(const V &v, F &f, std::size_t x, std::size_t y, std::size_t z,
+                     std::true_type) {
+  using R = decltype(f(v.at_coords(x, y, z)));
+  if (v.interior(x, y, z))
+    return R(f(v.at_coords_interior(x, y, z)));
+  return R(f(v.at_coords(x, y, z)));
+}
+template <class V, class F>
+inline decltype(auto) apply_at(const V &v, F &f, std::size_t x, std::size_t y, std::size_t z) {
+  return apply_at(v, f, x, y, z, has_interior<V>{});
+}
+
 struct extents3 {
   std::size_t w, h, d;
 };
