@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -51,8 +52,31 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
                 std::to_string(max) + ", the most " + id + " can index");
 }
 
+void graph_command::issue(device &dev, void *queue) const {
+  switch (kind) {
+  case kernel:
+    try {
+      dev.launch(*variant->kernel, grid, block, shared, args.data(), args_size, queue);
+    } catch (const error &e) {
+      throw error(std::string(e.what()) + "\n  (kernel '" + variant->info.display +
+                  "', replayed by a pacxx::graph)");
+    }
+    return;
+  case copy:
+    dev.copy_on_device(dst, src, bytes, queue);
+    return;
+  case fill:
+    dev.fill_on_device(dst, byte, bytes, queue);
+    return;
+  case upload:
+    dev.copy_to_device(dst, src, bytes, queue, true);
+    return;
+  }
+}
+
 void launcher::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-                      const launch_config &cfg, void *queue) {
+                      const launch_config &cfg, void *queue,
+                      std::vector<graph_command> *record) {
   device &dev = devices_.current();
   auto t0 = std::chrono::steady_clock::now();
   const registered_kernel *k = registry::get().find(entry);
@@ -82,6 +106,24 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
   check_limits(ck.kernel->limits, ck.info.display, cfg);
   auto t1 = std::chrono::steady_clock::now();
+  if (record) {
+    if (g.x && g.y && g.z) {
+      graph_command c;
+      c.kind = graph_command::kernel;
+      c.variant = std::move(held);
+      c.grid = {g.x, g.y, g.z};
+      c.block = {b.x, b.y, b.z};
+      c.shared = cfg.dynamic_shared_bytes;
+      c.args.resize((size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+      std::memcpy(c.args.data(), args, size);
+      c.args_size = size;
+      record->push_back(std::move(c));
+    }
+    if (trace_)
+      trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1,
+                   note.empty() ? "captured by pacxx::capture" : note + "; captured");
+    return;
+  }
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
     try {
       dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,
