@@ -99,7 +99,11 @@ struct queue_object {
 
 // The queue every launch, copy and algorithm of this host thread goes to (null: the
 // device's default queue); set by pacxx::queue_scope.
-thread_local queue_object *current_queue_object = nullptr;
+// Initial-exec: libpacxx is loaded with the program, and the general-dynamic model
+// called __tls_get_addr on every access, about a sixth of the runtime's host time for a
+// launch of a loaded kernel (perf on the build machine).
+__attribute__((tls_model("initial-exec"))) thread_local queue_object *current_queue_object =
+    nullptr;
 
 // A pacxx::graph: what pacxx::capture recorded, the memory that work uses, and the
 // driver's graph where the backend has one.
@@ -121,6 +125,17 @@ struct graph_object {
   std::string refused; // the first error of refuse_in_capture, raised by capture_end
 
   explicit graph_object(queue_object *q) : queue(q) {}
+  // A copy, fill or upload.
+  void record(graph_command::kind_t kind, void *dst, const void *src, std::size_t bytes,
+              unsigned char byte = 0) {
+    graph_command c;
+    c.kind = kind;
+    c.dst = dst;
+    c.src = src;
+    c.bytes = bytes;
+    c.byte = byte;
+    commands.push_back(std::move(c));
+  }
   graph_object(const graph_object &) = delete;
   graph_object &operator=(const graph_object &) = delete;
   ~graph_object() {
@@ -135,7 +150,7 @@ struct graph_object {
 };
 
 // The graph this host thread is recording into (pacxx::capture), null if none.
-thread_local graph_object *capturing = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local graph_object *capturing = nullptr;
 
 // The graph that work issued now is recorded into, or null when not capturing. `what`
 // names the work for the error when it goes to another queue than the capture's.
@@ -494,12 +509,7 @@ void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool 
       throw;
     }
     std::memcpy(held, src, bytes);
-    rt::graph_command c;
-    c.kind = rt::graph_command::upload;
-    c.dst = dst;
-    c.src = held;
-    c.bytes = bytes;
-    g->commands.push_back(std::move(c));
+    g->record(rt::graph_command::upload, dst, held, bytes);
     return;
   }
   if (to_host) {
@@ -530,12 +540,7 @@ void copy_on_device(void *dst, const void *src, std::size_t bytes) {
   if (rt::graph_object *g = rt::recording("a copy on the device")) {
     if (bytes == 0)
       return;
-    rt::graph_command c;
-    c.kind = rt::graph_command::copy;
-    c.dst = dst;
-    c.src = src;
-    c.bytes = bytes;
-    g->commands.push_back(std::move(c));
+    g->record(rt::graph_command::copy, dst, src, bytes);
     return;
   }
   r.current().copy_on_device(dst, src, bytes, rt::enqueue_target());
@@ -546,12 +551,7 @@ void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
   if (rt::graph_object *g = rt::recording("a fill of device memory")) {
     if (bytes == 0)
       return;
-    rt::graph_command c;
-    c.kind = rt::graph_command::fill;
-    c.dst = dst;
-    c.byte = byte;
-    c.bytes = bytes;
-    g->commands.push_back(std::move(c));
+    g->record(rt::graph_command::fill, dst, nullptr, bytes, byte);
     return;
   }
   r.current().fill_on_device(dst, byte, bytes, rt::enqueue_target());
