@@ -218,6 +218,26 @@ TEST(Graph, DestroyedCleanlyAndItsMemoryReturned) {
   EXPECT_EQ(gpu::copy(v), ref);
 }
 
+TEST(Graph, ReplaysOnOtherQueuesAndAfterTheCaptureQueueIsGone) {
+  const std::vector<int> h = ints(4099, 9, -10, 10);
+  gpu::vector<int> d = gpu::copy(h);
+  pacxx::graph g;
+  {
+    pacxx::queue captured_on;
+    g = pacxx::capture(captured_on, [&] { scale(d, 2, 1); });
+  }
+  pacxx::queue q1, q2;
+  g.launch(q1);
+  q2.wait_for(q1.record());
+  g.launch(q2, 2);
+  g.launch(pacxx::queue::default_queue()); // ordered after q2's work, as every queue's
+  std::vector<int> ref = h;
+  for (int r = 0; r < 4; ++r)
+    for (int &x : ref)
+      x = 2 * x + 1;
+  EXPECT_EQ(gpu::copy(d), ref);
+}
+
 // A body that counts its runs and moves `left` one step towards zero.
 struct countdown {
   gpu::vector<int> left, runs;
