@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -122,6 +123,10 @@ struct graph_object {
   std::vector<void *> device_blocks, host_blocks;
   std::unique_ptr<scratch_buffer> scratch[3]; // by kind, made when first asked for
   std::unique_ptr<native_graph> native;       // null: replays issue the commands
+  // Driver graphs of several replays in a row (g.launch(q, n), iterate_until's batches of
+  // check_every), made on first use: n replays are then one driver launch.
+  std::mutex repeated_mutex;
+  std::map<std::size_t, std::unique_ptr<native_graph>> repeated;
   std::string refused; // the first error of refuse_in_capture, raised by capture_end
 
   explicit graph_object(queue_object *q) : queue(q) {}
@@ -139,6 +144,7 @@ struct graph_object {
   graph_object(const graph_object &) = delete;
   graph_object &operator=(const graph_object &) = delete;
   ~graph_object() {
+    repeated.clear();
     native.reset();
     for (auto &b : scratch)
       b.reset();
@@ -148,6 +154,10 @@ struct graph_object {
       pacxx::detail::host_free(p);
   }
 };
+
+// Bounds on the driver graphs of repeated replays a graph keeps: nodes in one, and how
+// many counts (a program uses one or two: its batch size and a remainder).
+constexpr std::size_t max_repeated_nodes = 8192, max_repeated_graphs = 8;
 
 // The graph this host thread is recording into (pacxx::capture), null if none.
 __attribute__((tls_model("initial-exec"))) thread_local graph_object *capturing = nullptr;
@@ -743,6 +753,28 @@ void graph_launch(void *gp, void *q, std::size_t times) {
   rt::runtime &r = rt::runtime::get();
   rt::device &dev = r.current();
   void *native = r.order(static_cast<rt::queue_object *>(q));
+  if (g->native && times > 1 && times * g->commands.size() <= rt::max_repeated_nodes) {
+    rt::native_graph *batch = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(g->repeated_mutex);
+      auto found = g->repeated.find(times);
+      if (found == g->repeated.end() && g->repeated.size() < rt::max_repeated_graphs)
+        found = g->repeated
+                    .emplace(times, dev.build_graph([&](void *queue) {
+                      for (std::size_t i = 0; i < times; ++i)
+                        for (const rt::graph_command &c : g->commands)
+                          c.issue(dev, queue);
+                    }))
+                    .first;
+      if (found != g->repeated.end())
+        batch = found->second.get();
+    }
+    if (batch) {
+      batch->launch(native);
+      r.stats.launches += g->kernels * times;
+      return;
+    }
+  }
   for (std::size_t i = 0; i < times; ++i) {
     if (g->native)
       g->native->launch(native);

@@ -79,7 +79,9 @@ public:
 
   bool valid() const noexcept { return g_ != nullptr; }
   // Replays the recorded work on q, `times` times in a row. Asynchronous, as the
-  // launches it replays.
+  // launches it replays. On CUDA, times > 1 is one launch of a CUDA graph holding the
+  // work `times` times (made on the first launch with that count; at most a few counts
+  // and 8192 nodes a graph, else one launch per replay).
   void launch(const queue &q, std::size_t times = 1) const {
     if (!g_)
       throw error("pacxx::graph::launch: the graph is empty (default-constructed or moved from)");

@@ -16,7 +16,8 @@
 // pacxx::error that says so; the data are those of the last iteration.
 //
 // Cost: one small readback (or one call of the host test) per check_every iterations;
-// a graph body is replayed check_every times by one call into the runtime. On CUDA the
+// a graph body is replayed check_every times by one call into the runtime (on CUDA one
+// graph launch, pacxx::graph::launch). On CUDA the
 // test reads the device integer back (cuMemcpyDtoHAsync and a stream synchronisation):
 // testing it on the device, with conditional graph nodes, needs cudaGraphSetConditional
 // from CUDA's device runtime library (libcudadevrt), which kernels JIT-compiled by
