@@ -2,6 +2,7 @@
 #pragma once
 #include "pacxx/atomic.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/graph.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/queue.hpp"
 #include "pacxx/runtime.hpp"
@@ -30,6 +31,7 @@
 #include "pacxx/algorithm/histogram.hpp"
 #include "pacxx/algorithm/inner_product.hpp"
 #include "pacxx/algorithm/is_sorted.hpp"
+#include "pacxx/algorithm/iterate_until.hpp"
 #include "pacxx/algorithm/max_element.hpp"
 #include "pacxx/algorithm/merge.hpp"
 #include "pacxx/algorithm/min_element.hpp"
