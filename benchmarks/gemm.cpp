@@ -2,10 +2,11 @@
 // math: FP32 without TF32 tensor cores), gpu::gemv against cuBLAS SGEMV, same process
 // (baselines/gemm.cu). All matrices row-major, C = A * B (alpha 1, beta 0). Shapes
 // m x n x k: 1024^3, 2048^3, 4096^3 and the odd 1000^3 and 777 x 1023 x 513; gemv at
-// 8192 x 8192. Each result is checked against cuBLAS's once per shape (within rounding
-// that grows with k; tests/e2e/stl_gemm_test.cpp checks against the host); times are
-// per call until C is complete. Counters: TFLOP/s (2 m n k per call) for gemm, bytes (A, x
-// and y once) for gemv.
+// 8192 x 8192; gpu::gemm_batched over 4096 products of 64 x 64 x 64 against
+// cublasSgemmStridedBatched. Each result is checked against cuBLAS's once per shape
+// (within rounding that grows with k; tests/e2e/stl_gemm_test.cpp checks against the
+// host); times are per call until C is complete. Counters: TFLOP/s (2 m n k per
+// product) for gemm, bytes (A, x and y once) for gemv.
 #include <pacxx/algorithm/gemm.hpp>
 #include <pacxx/pacxx.hpp>
 
@@ -106,6 +107,45 @@ BENCHMARK(sgemm_pacxx)->Apply(shapes);
 BENCHMARK(sgemm_cublas)->Apply(shapes);
 BENCHMARK(dgemm_pacxx)->Apply(shapes);
 BENCHMARK(dgemm_cublas)->Apply(shapes);
+
+// Batched small products (m x n x k, `batch` of them in 3D views): the problem of
+// m * batch rows holds the batch's A and C planes one after the other (its a and c
+// seen as 3D views); the batch of B is kept here.
+void run_batched(benchmark::State &state, bool use_pacxx) {
+  gemm_prepare();
+  const std::size_t m = state.range(0), n = state.range(1), k = state.range(2),
+                    batch = state.range(3);
+  problem<float> &p = cached<float>(m * batch, n, k);
+  static auto *bs = new std::map<std::size_t, gpu::vector<float>>;
+  auto &b = (*bs)[batch * k * n];
+  if (b.size() == 0)
+    b = gpu::copy(randoms<float>(batch * k * n, 3 + batch));
+  auto pacxx_call = [&] {
+    gpu::gemm_batched(gpu::md(p.a, k, m, batch), gpu::md(b, n, k, batch),
+                      gpu::md(p.c, n, m, batch), 1.f, 0.f);
+    pacxx::synchronize();
+  };
+  auto cublas_call = [&] {
+    cublas_sgemm_batched(p.a.data(), b.data(), p.ref.data(), int(m), int(n), int(k), int(batch));
+  };
+  pacxx_call();
+  cublas_call();
+  if (!p.agree())
+    return state.SkipWithError("pacxx and cuBLAS disagree");
+  for (auto _ : state)
+    use_pacxx ? pacxx_call() : cublas_call();
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(2.0 * double(m) * double(n) * double(k) * double(batch) / 1e12,
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+void sgemm_batched_pacxx(benchmark::State &s) { run_batched(s, true); }
+void sgemm_batched_cublas(benchmark::State &s) { run_batched(s, false); }
+void batched_shapes(benchmark::internal::Benchmark *b) {
+  b->Args({64, 64, 64, 4096})->ArgNames({"m", "n", "k", "batch"});
+  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(sgemm_batched_pacxx)->Apply(batched_shapes);
+BENCHMARK(sgemm_batched_cublas)->Apply(batched_shapes);
 
 // y = A x over a row-major m x n A: problem's a is A, b is x, c and ref are y.
 template <class F> void run_gemv(benchmark::State &state, F f) {

@@ -42,6 +42,16 @@ extern "C" void cublas_dgemm(const double *a, const double *b, double *c, int m,
   CHECK(cudaDeviceSynchronize());
 }
 
+extern "C" void cublas_sgemm_batched(const float *a, const float *b, float *c, int m, int n,
+                                     int k, int batch) {
+  const float one = 1.f, zero = 0.f;
+  CHECK_BLAS(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n,
+                                       static_cast<long long>(k) * n, a, k,
+                                       static_cast<long long>(m) * k, &zero, c, n,
+                                       static_cast<long long>(m) * n, batch));
+  CHECK(cudaDeviceSynchronize());
+}
+
 extern "C" void cublas_sgemv(const float *a, const float *x, float *y, int m, int n) {
   const float one = 1.f, zero = 0.f;
   CHECK_BLAS(cublasSgemv(handle, CUBLAS_OP_T, n, m, &one, a, n, x, 1, &zero, y, 1));

@@ -162,6 +162,20 @@ TEST(Gemm, TransposedOutput) {
       ASSERT_EQ(hcT[j * s.m + i], hr[i * s.n + j]) << i << ", " << j;
 }
 
+TEST(Gemm, FusedViewOperands) {
+  // A is a transform view (fused into the tile loads), B a transposed view over one.
+  const shape s{45, 39, 70};
+  const std::vector<float> ha = random_vector<float>(s.m * s.k, 81, -1, 1);
+  const std::vector<float> hb = random_vector<float>(s.k * s.n, 82, -1, 1);
+  gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), c(s.m * s.n);
+  auto twice = [](float x) { return 2.f * x; };
+  gpu::gemm(gpu::md(a | ranges::views::transform(twice), s.k, s.m),
+            gpu::transposed(gpu::md(b | ranges::views::transform(twice), s.k, s.n)),
+            gpu::md(c, s.n, s.m), 0.25f, 0.f);
+  // 0.25 * (2 A) * (2 B) = A * B, with B stored transposed.
+  expect_close(gpu::copy(c), ha, false, hb, true, std::vector<float>(s.m * s.n), s, 1.0, 0.0);
+}
+
 TEST(Gemm, ShapeMismatchIsAnErrorAndCIsUnchanged) {
   const std::vector<float> hc(6 * 4, 7.f);
   gpu::vector<float> a(6 * 5), b(3 * 4), c = gpu::copy(hc);

@@ -231,7 +231,9 @@ void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T al
   using L = G::large;
   const std::size_t large_tiles =
       pacxx::detail::ceil_div(m, L::block_m) * pacxx::detail::ceil_div(n, L::block_n) * batch;
-  if (large_tiles >= G::large_min_tiles)
+  // A matrix smaller than a large tile would leave most of its threads idle (a batch of
+  // 64 x 64 products takes small tiles however many there are).
+  if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
     gemm_launch<G::large>(a, b, c, m, n, kk, batch, alpha, beta);
   else
     gemm_launch<G::small>(a, b, c, m, n, kk, batch, alpha, beta);

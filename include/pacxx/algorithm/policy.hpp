@@ -458,8 +458,13 @@ struct segmented_reduce {
 // memory in groups of 4 consecutive rows and columns (vector loads), the groups
 // block_m / (thread_m / 4) apart. A warp's 32 threads cover 4 x 8 of the 16 x 16 thread
 // grid, so its shared-memory reads of A and B are 64 and 128 consecutive bytes.
-// `large` where the problem has at least large_min_tiles of its tiles (about one per
-// multiprocessor of an H100: fewer leave multiprocessors idle), `small` otherwise.
+// `large` where C is at least one large tile in both extents and the problem has at
+// least large_min_tiles of them (about one per multiprocessor of an H100: fewer leave
+// multiprocessors idle), `small` otherwise. min_blocks (min_blocks_8_bytes for doubles):
+// the launch bound (blocks a multiprocessor should hold; 0: none). With 2, ptxas fits
+// the large float kernel in 128 registers with 4-24 bytes of spills (149 without, one
+// block of 8 warps a multiprocessor); the large double kernel takes 246-252 registers
+// unbounded and no spills; which is faster is for the GPU run to say.
 // Not measured yet (no GPU run of this code so far); tuning them is issue 36 item 3.
 struct gemm {
   struct large {
