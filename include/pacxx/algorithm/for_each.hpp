@@ -61,7 +61,7 @@ template <class V, class F> void for_each_view(const V &in, F f, std::true_type 
   const pacxx::detail::extents3 e = pacxx::detail::extents_of(in);
   if (e.w == 0 || e.h == 0 || e.d == 0)
     return;
-  using P = pacxx::policy::shaped;
+  using P = pacxx::detail::shaped_policy<V>;
   pacxx::kernel(
       [f](const auto &view, pacxx::detail::extents3 e) {
         auto v = view;

@@ -40,7 +40,7 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
                        " elements, the input " + std::to_string(n));
   if (n == 0)
     return;
-  using P = pacxx::policy::shaped;
+  using P = pacxx::detail::shaped_policy<S>;
   pacxx::kernel(
       [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e) {
         auto in = in_view;

@@ -58,6 +58,11 @@ inline decltype(auto) apply_at(const V &v, F &f, std::size_t x, std::size_t y, s
   return apply_at(v, f, x, y, z, has_interior<V>{});
 }
 
+// The policy of a shaped launch over V.
+template <class V>
+using shaped_policy = typename std::conditional<has_interior<V>::value, policy::shaped_stencil,
+                                                policy::shaped>::type;
+
 struct extents3 {
   std::size_t w, h, d;
 };
