@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pacxx needs on Debian 12 (as root) and configures + builds it in build/.
+#
+#   bash scripts/setup.sh              # builds everything (tests, benchmarks, examples)
+#   bash scripts/setup.sh TARGET...    # builds only these ninja targets (scripts/example.sh)
 # The CUDA toolkit is not a Debian package: when /usr/local/cuda exists, libdevice is
 # embedded for CUDA math and ptxas validates generated PTX; without it both are skipped.
 set -euo pipefail
@@ -33,4 +36,5 @@ fi
 
 # PACXX_WERROR=ON in the environment makes compiler warnings errors (scripts/test.sh).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${PACXX_WERROR:+-DPACXX_WERROR=$PACXX_WERROR}
-cmake --build build -j "$(nproc)"
+# No targets: all of them (what scripts/test.sh needs).
+cmake --build build -j "$(nproc)" ${1:+--target "$@"}
