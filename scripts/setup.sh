@@ -23,7 +23,9 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           # dependencies with dpkg-shlibdeps (dpkg-dev) on the files that `file` says
           # are ELF (a minimal Debian 12 has no `file`: install_deb failed there,
           # scripts/fresh-debian.sh, 2026-11-25).
-          make dpkg-dev file)
+          make dpkg-dev file
+          # The API reference (docs/api/Doxyfile, ctest api_reference).
+          doxygen)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,8 @@ benchmarks/README.md describes (timing programs built with -D values), so that t
 figures a results README cites are printed by a program."""
 import argparse, os, re, sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# report_stl.py is in benchmarks/, one folder up.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from report_stl import load_all  # the medians, as the results pages read them
 
 
