@@ -27,6 +27,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import report  # noqa: E402  (stl_vs_cuda, staging)
+import report_queues  # noqa: E402
 import report_rof  # noqa: E402
 import report_stl  # noqa: E402
 
@@ -79,7 +80,7 @@ def goal_rows(lines):
     return [cells(l) for l in lines if l.startswith('| ') and not l.startswith('| goal |')]
 
 
-def newest(candidates, family_of):
+def newest(candidates):
     """{family: (date, rel)} over candidates [(date, rel, families)]."""
     best = {}
     for date, rel, fams in candidates:
@@ -99,7 +100,7 @@ def stl_goals(all_runs, rows, missing):
         for date, rel in all_runs.get(program, []):
             t, _ = report_stl.load_all([os.path.join(RESULTS, rel)])
             candidates.append((date, rel, {f for (f, _) in t}))
-    best = newest(candidates, None)
+    best = newest(candidates)
     by_run = collections.defaultdict(set)
     for fam, (date, rel) in best.items():
         by_run[(date, rel)].add(fam)
@@ -125,7 +126,7 @@ def cuda_goals(all_runs, rows, missing):
         t = report.by_name(report.load(os.path.join(RESULTS, rel)))
         candidates.append((date, rel, {f for (f, _) in t if f != 'copy'}))
     by_run = collections.defaultdict(set)
-    for fam, key in newest(candidates, None).items():
+    for fam, key in newest(candidates).items():
         by_run[key].add(fam)
     for (date, rel), fams in sorted(by_run.items()):
         t = report.by_name(report.load(os.path.join(RESULTS, rel)))
@@ -166,16 +167,11 @@ def queue_goals(all_runs, rows, missing):
     if not all_runs.get('saxpy_async'):
         return
     date, rel = max(all_runs['saxpy_async'])
-    with open(os.path.join(RESULTS, rel)) as f:
-        j = json.load(f)
-    by_n = collections.defaultdict(dict)
-    for b in j['benchmarks']:
-        if b.get('run_type') == 'aggregate' and b.get('aggregate_name') != 'median':
-            continue
-        if b.get('error_occurred'):
-            continue
-        name, n = b['name'].split('/')[0], int(b['name'].split('/')[1])
-        by_n[n][name] = b['real_time']
+    s, _ = report_queues.load(os.path.join(RESULTS, rel))
+    by_n = collections.defaultdict(dict)  # as report_queues.py tables them
+    for name, b in s.items():
+        parts = name.split('/')
+        by_n[int(parts[1])][parts[0]] = b['real_time']
     pts = [(n, r['saxpy_thrust'] / r['saxpy_pacxx_async']) for n, r in sorted(by_n.items())
            if 'saxpy_thrust' in r and 'saxpy_pacxx_async' in r]
     if pts:
