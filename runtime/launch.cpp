@@ -93,6 +93,18 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   }
   if (trace_)
     trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1, note);
+  if (events_.on()) {
+    // The variant's compilation or load from the disk cache, then the launch; the key
+    // (the variant) is the queue's: the track is that of the queue launched on.
+    if (from != kernel_cache::origin::memory)
+      events_.range(from == kernel_cache::origin::disk ? "disk cache" : "jit", ck.info.display,
+                    queue, t0, t1, "");
+    events_.range("launch", ck.info.display, queue, t1, timeline::clock::now(),
+                  "\"grid\": [" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " +
+                      std::to_string(g.z) + "], \"block\": [" + std::to_string(b.x) + ", " +
+                      std::to_string(b.y) + ", " + std::to_string(b.z) +
+                      "], \"dynamic_shared_bytes\": " + std::to_string(cfg.dynamic_shared_bytes));
+  }
 }
 
 } // namespace rt

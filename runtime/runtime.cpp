@@ -12,6 +12,7 @@
 #include "launch.hpp"
 #include "memory/pool.hpp"
 #include "stats.hpp"
+#include "timeline.hpp"
 
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
@@ -158,9 +159,11 @@ public:
   // the device selection (pool, then devices).
   const loaded_configuration config = load_configuration();
   counters stats;
+  // Written when it is destroyed, after everything that records into it.
+  timeline events{config.c.timeline};
   device_selection devices{config.c, config.error};
   kernel_cache kernels{config.c, stats};
-  launcher launches{devices, kernels, stats, config.c};
+  launcher launches{devices, kernels, stats, events, config.c};
 
   device &current() { return devices.current(); }
   memory_pool &pool() {
@@ -266,6 +269,7 @@ public:
     const configuration &c = config.c;
     std::string s = "device: " + (c.device.empty() ? std::string("default") : c.device) + "\n";
     s += std::string("trace: ") + (c.trace ? "on" : "off") +
+         (c.timeline.empty() ? "" : ", timeline: " + c.timeline) +
          ", staging: " + (c.staging ? "on" : "off") + "\n";
     s += "dump directory: " + (c.dump_dir.empty() ? std::string("none") : c.dump_dir) + "\n";
     s += "memory pool: " +
@@ -365,11 +369,17 @@ namespace detail {
 void *device_allocate(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();
   bool reused = false;
+  auto t0 = rt::timeline::clock::now();
   void *p = r.pool().allocate(bytes, reused);
   if (bytes) {
     r.stats.allocations++;
     if (reused)
       r.stats.pool_hits++;
+    if (r.events.on())
+      // On the track of this thread's queue (allocations are not enqueued).
+      r.events.range("allocation", reused ? "allocate (pool)" : "allocate",
+                     rt::current_queue_object ? rt::current_queue_object->native : nullptr, t0,
+                     rt::timeline::clock::now(), "\"bytes\": " + std::to_string(bytes));
   }
   return p;
 }
@@ -393,13 +403,20 @@ namespace {
 // Host <-> device on this thread's current queue, counted.
 void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
   rt::runtime &r = rt::runtime::get();
+  auto t0 = rt::timeline::clock::now();
+  void *q = rt::enqueue_target();
   if (to_host) {
-    r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), async);
+    r.current().copy_to_host(dst, src, bytes, q, async);
     r.stats.to_host += bytes;
   } else {
-    r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), async);
+    r.current().copy_to_device(dst, src, bytes, q, async);
     r.stats.to_device += bytes;
   }
+  if (r.events.on())
+    r.events.range("copy",
+                   std::string(to_host ? "copy to host" : "copy to device") +
+                       (async ? " (async)" : ""),
+                   q, t0, rt::timeline::clock::now(), "\"bytes\": " + std::to_string(bytes));
 }
 } // namespace
 
@@ -417,11 +434,23 @@ void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime::get().current().copy_on_device(dst, src, bytes, rt::enqueue_target());
+  rt::runtime &r = rt::runtime::get();
+  auto t0 = rt::timeline::clock::now();
+  void *q = rt::enqueue_target();
+  r.current().copy_on_device(dst, src, bytes, q);
+  if (r.events.on())
+    r.events.range("copy", "copy on device", q, t0, rt::timeline::clock::now(),
+                   "\"bytes\": " + std::to_string(bytes));
 }
 
 void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
-  rt::runtime::get().current().fill_on_device(dst, byte, bytes, rt::enqueue_target());
+  rt::runtime &r = rt::runtime::get();
+  auto t0 = rt::timeline::clock::now();
+  void *q = rt::enqueue_target();
+  r.current().fill_on_device(dst, byte, bytes, q);
+  if (r.events.on())
+    r.events.range("copy", "fill on device", q, t0, rt::timeline::clock::now(),
+                   "\"bytes\": " + std::to_string(bytes));
 }
 
 void *host_allocate(std::size_t bytes) {
