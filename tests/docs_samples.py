@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compiles every C++ sample of README.md and docs/*.md, so that none goes stale.
+"""Compiles every C++ sample of README.md and docs/*.md, so that none goes stale, and
+checks that every relative link of those pages names a file that exists.
 
 A block fenced as ```cpp is a translation unit (it may include headers and define
 main); one fenced as ```cpp fragment is statements, compiled as the body of a function.
@@ -36,6 +37,22 @@ namespace view = ranges::views;
 '''
 
 FENCE = re.compile(r'^```(\S*)\s*(\S*)\s*$')
+LINK = re.compile(r'\]\(([^)#\s]+)(#[^)]*)?\)')
+
+
+def dead_links(path):
+    """The relative links of a Markdown file whose target does not exist (anchors unchecked)."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    out = []
+    for m in LINK.finditer(text):
+        target = m.group(1)
+        if re.match(r'[a-z]+:', target):  # https:, mailto:
+            continue
+        if not os.path.exists(os.path.join(os.path.dirname(path), target)):
+            out.append('%s:%d: a link to %s, which does not exist' % (
+                path, text.count('\n', 0, m.start()) + 1, target))
+    return out
 
 
 def samples(path):
@@ -97,12 +114,18 @@ def main(clangxx, source_dir):
                            universal_newlines=True)
     finally:
         os.unlink(name)
+    dead = [d for path in docs for d in dead_links(path)]
+    if dead:
+        print('\n'.join(dead))
     if r.returncode != 0:
         print(r.stdout)
         print('docs_samples: FAILED; %d samples of %d files (errors name the Markdown line)'
               % (count, len(docs)))
         return 1
-    print('docs_samples: %d samples of %d files compile' % (count, len(docs)))
+    if dead:
+        print('docs_samples: FAILED: %d dead links' % len(dead))
+        return 1
+    print('docs_samples: %d samples of %d files compile; their links lead to files' % (count, len(docs)))
     return 0
 
 
