@@ -8,7 +8,7 @@ kernels' names, such as the algorithm's header reduce.hpp), a JIT compilation
 before the first launch of each kernel (the tests run with PACXX_CACHE=0), and copies
 with their sizes.
 
-usage: timeline_check.py PROGRAM PART=COUNT...
+usage: timeline_check.py PART=COUNT... -- PROGRAM [ARGS...]
 """
 import collections
 import json
@@ -75,7 +75,7 @@ def check(path, expected):
     return problems, len(ranges), len(names)
 
 
-def main(program, expectations):
+def main(expectations, program):
     expected = {}
     for x in expectations:
         name, _, count = x.rpartition('=')
@@ -84,11 +84,11 @@ def main(program, expectations):
     os.close(fd)
     try:
         env = dict(os.environ, PACXX_TRACE='timeline:' + path)
-        r = subprocess.run([program], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        r = subprocess.run(program, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
         print(r.stdout, end='')
         if r.returncode != 0:
-            print('timeline_check: %s exited with %d' % (program, r.returncode))
+            print('timeline_check: %s exited with %d' % (' '.join(program), r.returncode))
             return 1
         problems, count, tracks = check(path, expected)
     finally:
@@ -102,6 +102,7 @@ def main(program, expectations):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 3:
+    if '--' not in sys.argv[2:-1]:
         sys.exit(__doc__)
-    sys.exit(main(sys.argv[1], sys.argv[2:]))
+    split = sys.argv.index('--')
+    sys.exit(main(sys.argv[1:split], sys.argv[split + 1:]))
