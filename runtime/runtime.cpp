@@ -400,23 +400,29 @@ void give_back(void *p, bool host) noexcept {
 void device_free(void *p) noexcept { give_back(p, false); }
 
 namespace {
-// Host <-> device on this thread's current queue, counted.
-void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
+// op(device, queue) on this thread's current queue, recorded in the timeline as a copy
+// of `bytes` named `what`.
+template <class Op> void enqueue_copy(const std::string &what, std::size_t bytes, Op op) {
   rt::runtime &r = rt::runtime::get();
   auto t0 = rt::timeline::clock::now();
   void *q = rt::enqueue_target();
-  if (to_host) {
-    r.current().copy_to_host(dst, src, bytes, q, async);
-    r.stats.to_host += bytes;
-  } else {
-    r.current().copy_to_device(dst, src, bytes, q, async);
-    r.stats.to_device += bytes;
-  }
+  op(r.current(), q);
   if (r.events.on())
-    r.events.range("copy",
-                   std::string(to_host ? "copy to host" : "copy to device") +
-                       (async ? " (async)" : ""),
-                   q, t0, rt::timeline::clock::now(), "\"bytes\": " + std::to_string(bytes));
+    r.events.range("copy", what, q, t0, rt::timeline::clock::now(),
+                   "\"bytes\": " + std::to_string(bytes));
+}
+
+// Host <-> device, counted.
+void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
+  rt::runtime &r = rt::runtime::get();
+  enqueue_copy(std::string(to_host ? "copy to host" : "copy to device") + (async ? " (async)" : ""),
+               bytes, [&](rt::device &d, void *q) {
+                 if (to_host)
+                   d.copy_to_host(dst, src, bytes, q, async);
+                 else
+                   d.copy_to_device(dst, src, bytes, q, async);
+               });
+  (to_host ? r.stats.to_host : r.stats.to_device) += bytes;
 }
 } // namespace
 
@@ -434,23 +440,13 @@ void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  auto t0 = rt::timeline::clock::now();
-  void *q = rt::enqueue_target();
-  r.current().copy_on_device(dst, src, bytes, q);
-  if (r.events.on())
-    r.events.range("copy", "copy on device", q, t0, rt::timeline::clock::now(),
-                   "\"bytes\": " + std::to_string(bytes));
+  enqueue_copy("copy on device", bytes,
+               [&](rt::device &d, void *q) { d.copy_on_device(dst, src, bytes, q); });
 }
 
 void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
-  auto t0 = rt::timeline::clock::now();
-  void *q = rt::enqueue_target();
-  r.current().fill_on_device(dst, byte, bytes, q);
-  if (r.events.on())
-    r.events.range("copy", "fill on device", q, t0, rt::timeline::clock::now(),
-                   "\"bytes\": " + std::to_string(bytes));
+  enqueue_copy("fill on device", bytes,
+               [&](rt::device &d, void *q) { d.fill_on_device(dst, byte, bytes, q); });
 }
 
 void *host_allocate(std::size_t bytes) {
