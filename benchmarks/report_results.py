@@ -33,7 +33,7 @@ import report_stl  # noqa: E402
 
 RESULTS = os.path.join(HERE, 'results')
 # The programs whose JSON is a run, and the report that reads it.
-STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented'}
+STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented', 'shapes'}
 # Folders that hold A/B comparisons and experiments, not runs of the benchmarks.
 NOT_RUNS = re.compile(r'/(ab|layout|pairs|interleaved)/')
 

@@ -52,9 +52,21 @@ GOALS = [
     # Issue 35 (segmented algorithms).
     (r'segsum(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_reduce >= CUB DeviceSegmentedReduce'),
     (r'segsum100', 'cub', 2.0, 0, 'segmented_reduce >= 2x CUB at segments of 100'),
+    # Issue 35 (shapes): time against naive CUDA, bandwidth against the copy (bw:).
+    (r'jacobi2d', 'cuda', 1.25, 0, '2D 5-point Jacobi, clamp >= 1.25x the naive CUDA kernel'),
+    (r'jacobi2d', 'bw:copy', 0.85, 0, '2D 5-point Jacobi, clamp >= 85% of the copy rate'),
+    (r'jacobi3d', 'cuda', 1.25, 0, '3D 7-point Jacobi, clamp >= 1.25x the naive CUDA kernel'),
+    (r'jacobi3d', 'bw:copy', 0.70, 0, '3D 7-point Jacobi, clamp >= 70% of the copy rate'),
+    (r'box17', 'cuda', 1.0, 0, '17x17 convolution >= the hand-tiled shared-memory kernel'),
+    (r'rowsum|colsum|transpose', 'bw:copy', 0.90, 1 << 26, 'reduce_rows / reduce_columns / transpose >= 90% of the copy rate at 8192^2'),
+    (r'indices', 'iota', 1.0, 0, 'a 2D index space (2D launch) >= a flat iota with / and %'),
 ]
 
 def ratio_pts(t, family, base, min_n):
+    if base.startswith('bw:'):  # bandwidth (bytes per second) against the baseline's
+        a, b = t.get((family, 'pacxx'), {}), t.get((family, base[3:]), {})
+        return [(n, a[n].get('bytes_per_second', 0) / b[n]['bytes_per_second'])
+                for n in sorted(a) if n in b and n >= min_n and b[n].get('bytes_per_second')]
     a, b = t.get((family, 'pacxx'), {}), t.get((family, base), {})
     return [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b and n >= min_n]
 

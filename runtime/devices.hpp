@@ -37,6 +37,10 @@ public:
 
   // The selected device; throws pacxx::error saying why there is none.
   device &current() {
+    // Once selected, without std::call_once: its thread-local state cost a
+    // __tls_get_addr call on every launch (perf on the build machine).
+    if (selected_.load(std::memory_order_acquire) && current_)
+      return *current_;
     std::call_once(select_once_, [this] { select(); });
     if (!current_)
       throw error(selection_error_);

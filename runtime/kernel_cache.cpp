@@ -43,44 +43,11 @@ std::string kernel_cache::cache_key(const registered_kernel &k, device &dev,
   return cache_digest(parts);
 }
 
-std::shared_ptr<kernel_cache::cached_kernel>
-kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
-                         std::size_t args_size, std::size_t args_align, origin &from,
-                         std::string &note) {
-  std::shared_ptr<cached_kernel> ck, evicted;
-  {
-    std::lock_guard<std::mutex> lock(cache_mutex_);
-    auto found = cache_.try_emplace({entry, &dev, staged ? *staged : std::vector<std::uint64_t>{}});
-    slot &s = found.first->second;
-    if (found.second) { // a new variant: first in its kernel's list; the last may go
-      try {
-        s.kernel = std::make_shared<cached_kernel>();
-        s.group = &recency_[{entry, &dev}];
-        s.group->push_front(found.first);
-      } catch (...) {
-        cache_.erase(found.first);
-        throw;
-      }
-      s.in_group = s.group->begin();
-      stats_.variants_loaded++;
-      if (s.group->size() > max_variants_) {
-        // Unloaded when its last launch has let go of it, outside the lock.
-        variant_map::iterator oldest = s.group->back();
-        s.group->pop_back();
-        evicted = std::move(oldest->second.kernel);
-        cache_.erase(oldest);
-        stats_.variants_loaded--;
-        stats_.evictions++;
-      }
-    } else if (s.in_group != s.group->begin()) {
-      s.group->splice(s.group->begin(), *s.group, s.in_group);
-    }
-    ck = s.kernel;
-  }
-  const bool made_room = evicted != nullptr;
-  evicted.reset();
-  from = origin::memory;
-  // Threads asking for the same new kernel wait for one compilation.
+// Loads (disk cache) or compiles a new variant, once however many threads ask.
+void kernel_cache::load(cached_kernel &c, const void *entry, device &dev,
+                        const std::vector<std::uint64_t> *staged, std::size_t args_size,
+                        std::size_t args_align, origin &from, std::string &note) {
+  cached_kernel *ck = &c;
   std::call_once(ck->once, [&] {
     const registered_kernel *k = registry::get().find(entry);
     // Disk cache (skipped when dumping: a dump needs the compilation).
@@ -141,6 +108,53 @@ kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::
     stats_.compilations++;
     from = origin::jit;
   });
+  ck->ready.store(true, std::memory_order_release);
+}
+
+std::shared_ptr<kernel_cache::cached_kernel>
+kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::uint64_t> *staged,
+                         std::size_t args_size, std::size_t args_align, origin &from,
+                         std::string &note) {
+  std::shared_ptr<cached_kernel> ck, evicted;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    const variant_probe probe{entry, &dev, staged ? staged->data() : nullptr,
+                              staged ? staged->size() : 0};
+    std::pair<variant_map::iterator, bool> found{cache_.find(probe), false};
+    if (found.first == cache_.end())
+      found = cache_.try_emplace({entry, &dev, staged ? *staged : std::vector<std::uint64_t>{}});
+    slot &s = found.first->second;
+    if (found.second) { // a new variant: first in its kernel's list; the last may go
+      try {
+        s.kernel = std::make_shared<cached_kernel>();
+        s.group = &recency_[{entry, &dev}];
+        s.group->push_front(found.first);
+      } catch (...) {
+        cache_.erase(found.first);
+        throw;
+      }
+      s.in_group = s.group->begin();
+      stats_.variants_loaded++;
+      if (s.group->size() > max_variants_) {
+        // Unloaded when its last launch has let go of it, outside the lock.
+        variant_map::iterator oldest = s.group->back();
+        s.group->pop_back();
+        evicted = std::move(oldest->second.kernel);
+        cache_.erase(oldest);
+        stats_.variants_loaded--;
+        stats_.evictions++;
+      }
+    } else if (s.in_group != s.group->begin()) {
+      s.group->splice(s.group->begin(), *s.group, s.in_group);
+    }
+    ck = s.kernel;
+  }
+  const bool made_room = evicted != nullptr;
+  evicted.reset();
+  from = origin::memory;
+  // Threads asking for the same new kernel wait for one compilation.
+  if (!ck->ready.load(std::memory_order_acquire))
+    load(*ck, entry, dev, staged, args_size, args_align, from, note);
   if (made_room)
     note += std::string(note.empty() ? "" : "; ") +
             "the variant of this kernel used longest ago was unloaded (at most " +

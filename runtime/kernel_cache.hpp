@@ -11,7 +11,10 @@
 // from the disk cache, else compiles it again. A launch holds its variant (shared_ptr),
 // so eviction by another thread never unloads a kernel while it is being launched.
 #pragma once
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -39,6 +42,7 @@ class kernel_cache {
 public:
   struct cached_kernel {
     std::once_flag once;
+    std::atomic<bool> ready{false}; // kernel and info are set (launches skip call_once)
     std::unique_ptr<loaded_kernel> kernel;
     jit::kernel_info info;
   };
@@ -70,13 +74,34 @@ private:
     const void *entry;
     device *dev;
     std::vector<std::uint64_t> staged;
-    bool operator<(const variant_key &o) const {
-      return std::tie(entry, dev, staged) < std::tie(o.entry, o.dev, o.staged);
+  };
+  // A launch's key without copying its staged values (a lookup that finds the variant,
+  // as almost every launch does, allocates nothing).
+  struct variant_probe {
+    const void *entry;
+    device *dev;
+    const std::uint64_t *staged;
+    std::size_t count;
+  };
+  struct variant_less {
+    using is_transparent = void;
+    static variant_probe probe(const variant_key &k) {
+      return {k.entry, k.dev, k.staged.data(), k.staged.size()};
+    }
+    static const variant_probe &probe(const variant_probe &p) { return p; }
+    template <class A, class B> bool operator()(const A &a, const B &b) const {
+      const variant_probe &x = probe(a), &y = probe(b);
+      if (x.entry != y.entry)
+        return std::less<const void *>()(x.entry, y.entry);
+      if (x.dev != y.dev)
+        return std::less<device *>()(x.dev, y.dev);
+      return std::lexicographical_compare(x.staged, x.staged + x.count, y.staged,
+                                          y.staged + y.count);
     }
   };
   // The variants of one kernel on one device, used most recently first.
   struct slot;
-  using variant_map = std::map<variant_key, slot>;
+  using variant_map = std::map<variant_key, slot, variant_less>;
   using recency = std::list<variant_map::iterator>;
   struct slot {
     std::shared_ptr<cached_kernel> kernel;
@@ -90,6 +115,9 @@ private:
   disk_cache disk_;
   std::string dump_dir_;
 
+  void load(cached_kernel &c, const void *entry, device &dev,
+            const std::vector<std::uint64_t> *staged, std::size_t args_size,
+            std::size_t args_align, origin &from, std::string &note);
   std::string cache_key(const registered_kernel &k, device &dev,
                         const std::vector<std::uint64_t> *staged) const;
 };

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -51,16 +52,46 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
                 std::to_string(max) + ", the most " + id + " can index");
 }
 
+void graph_command::issue(device &dev, void *queue) const {
+  switch (kind) {
+  case kernel:
+    try {
+      dev.launch(*variant->kernel, grid, block, shared, args.data(), args_size, queue);
+    } catch (const error &e) {
+      throw error(std::string(e.what()) + "\n  (kernel '" + variant->info.display +
+                  "', replayed by a pacxx::graph)");
+    }
+    return;
+  case copy:
+    dev.copy_on_device(dst, src, bytes, queue);
+    return;
+  case fill:
+    dev.fill_on_device(dst, byte, bytes, queue);
+    return;
+  case upload:
+    dev.copy_to_device(dst, src, bytes, queue, true);
+    return;
+  }
+}
+
 void launcher::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-                      const launch_config &cfg, void *queue) {
+                      const launch_config &cfg, void *queue, std::vector<graph_command> *record) {
   device &dev = devices_.current();
-  auto t0 = std::chrono::steady_clock::now();
+  // Timed for PACXX_TRACE only (its lines or its timeline): reading the clock cost about
+  // as much as the rest of the runtime's work for a launch whose kernel is loaded (perf
+  // on the build machine).
+  using clock = std::chrono::steady_clock;
+  const bool timed = trace_ || events_.on();
+  const clock::time_point t0 = timed ? clock::now() : clock::time_point();
   const registered_kernel *k = registry::get().find(entry);
   if (!k)
     throw error("pacxx: launch of a kernel that no module registered; was its translation "
                 "unit compiled with pacxx++?");
   // The host computes the kernel's staged values from this launch's arguments and shape.
-  std::vector<std::uint64_t> staged;
+  // Reused by this thread's launches (cleared, its capacity kept): no allocation for
+  // the staged values of a launch, which the kernel cache looks up without copying.
+  __attribute__((tls_model("initial-exec"))) thread_local std::vector<std::uint64_t> staged;
+  staged.clear();
   if (staging_)
     for (abi::stage_stub stub : k->stages)
       staged.push_back(stub(args, &cfg));
@@ -72,7 +103,7 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   kernel_cache::cached_kernel &ck = *held;
   if (from == kernel_cache::origin::memory)
     stats_.cache_hits++;
-  double compile_ms = ms_since(t0);
+  const double compile_ms = trace_ ? ms_since(t0) : 0;
   if (ck.info.args_size != size || ck.info.args_align != align)
     throw error("pacxx: kernel '" + ck.info.display + "' was compiled for " +
                 std::to_string(ck.info.args_size) + " bytes of arguments but launched with " +
@@ -81,7 +112,25 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   if (b.x == 0 || b.y == 0 || b.z == 0)
     throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
   check_limits(ck.kernel->limits, ck.info.display, cfg);
-  auto t1 = std::chrono::steady_clock::now();
+  const clock::time_point t1 = timed ? clock::now() : clock::time_point();
+  if (record) {
+    if (g.x && g.y && g.z) {
+      graph_command c;
+      c.kind = graph_command::kernel;
+      c.variant = std::move(held);
+      c.grid = {g.x, g.y, g.z};
+      c.block = {b.x, b.y, b.z};
+      c.shared = cfg.dynamic_shared_bytes;
+      c.args.resize((size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+      std::memcpy(c.args.data(), args, size);
+      c.args_size = size;
+      record->push_back(std::move(c));
+    }
+    if (trace_)
+      trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1,
+                   note.empty() ? "captured by pacxx::capture" : note + "; captured");
+    return;
+  }
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
     try {
       dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,

@@ -23,6 +23,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -99,7 +101,99 @@ struct queue_object {
 
 // The queue every launch, copy and algorithm of this host thread goes to (null: the
 // device's default queue); set by pacxx::queue_scope.
-thread_local queue_object *current_queue_object = nullptr;
+// Initial-exec: libpacxx is loaded with the program, and the general-dynamic model
+// called __tls_get_addr on every access, about a sixth of the runtime's host time for a
+// launch of a loaded kernel (perf on the build machine).
+__attribute__((tls_model("initial-exec"))) thread_local queue_object *current_queue_object =
+    nullptr;
+
+// A pacxx::graph: what pacxx::capture recorded, the memory that work uses, and the
+// driver's graph where the backend has one.
+//
+// Memory. While a capture records, device (and pinned) memory freed by this thread is
+// not given back to the pool but kept here until the graph is destroyed: a captured
+// algorithm's temporaries (a sort's buffers) are freed when the call returns, and the
+// graph's replays still use them. Scratch memory (detail::scratch, ones_scratch,
+// host_scratch) comes from the graph's own buffers, not the thread's or the queue's,
+// so that later direct calls (which may grow and so reallocate those) never move memory
+// a replay uses, and two graphs never share it.
+struct graph_object {
+  queue_object *queue; // the capture's queue
+  std::vector<graph_command> commands;
+  std::size_t kernels = 0; // kernel launches among the commands (counted per replay)
+  std::vector<void *> device_blocks, host_blocks;
+  std::unique_ptr<scratch_buffer> scratch[3]; // by kind, made when first asked for
+  std::unique_ptr<native_graph> native;       // null: replays issue the commands
+  // Driver graphs of several replays in a row (g.launch(q, n), iterate_until's batches of
+  // check_every), made on first use: n replays are then one driver launch.
+  std::mutex repeated_mutex;
+  std::map<std::size_t, std::unique_ptr<native_graph>> repeated;
+  std::string refused; // the first error of refuse_in_capture, raised by capture_end
+
+  explicit graph_object(queue_object *q) : queue(q) {}
+  // A copy, fill or upload.
+  void record(graph_command::kind_t kind, void *dst, const void *src, std::size_t bytes,
+              unsigned char byte = 0) {
+    graph_command c;
+    c.kind = kind;
+    c.dst = dst;
+    c.src = src;
+    c.bytes = bytes;
+    c.byte = byte;
+    commands.push_back(std::move(c));
+  }
+  graph_object(const graph_object &) = delete;
+  graph_object &operator=(const graph_object &) = delete;
+  ~graph_object() {
+    repeated.clear();
+    native.reset();
+    for (auto &b : scratch)
+      b.reset();
+    for (void *p : device_blocks)
+      pacxx::detail::device_free(p);
+    for (void *p : host_blocks)
+      pacxx::detail::host_free(p);
+  }
+};
+
+// Bounds on the driver graphs of repeated replays a graph keeps: nodes in one, and how
+// many counts (a program uses one or two: its batch size and a remainder).
+constexpr std::size_t max_repeated_nodes = 8192, max_repeated_graphs = 8;
+
+// The graph this host thread is recording into (pacxx::capture), null if none.
+__attribute__((tls_model("initial-exec"))) thread_local graph_object *capturing = nullptr;
+
+// The graph that work issued now is recorded into, or null when not capturing. `what`
+// names the work for the error when it goes to another queue than the capture's.
+[[noreturn]] void fail_capture(graph_object &g, const std::string &msg);
+graph_object *recording(const char *what) {
+  graph_object *g = capturing;
+  if (g && g->queue != current_queue_object)
+    fail_capture(*g, std::string("pacxx::capture: ") + what +
+                         " on another queue than the one being captured; a graph records the "
+                         "work of one queue (its other work would not be in the graph)");
+  return g;
+}
+
+// Work that needs the host to see the device's results cannot be part of a graph: a
+// replay has no host to hand them to, and at capture time nothing has run yet.
+// The error is also kept by the graph and raised again when the capture ends: an
+// algorithm may catch it (gpu::reduce_async hands it to its future), and a graph
+// without the refused part would silently do less than f did.
+void fail_capture(graph_object &g, const std::string &msg) {
+  if (g.refused.empty())
+    g.refused = msg;
+  throw error(msg);
+}
+void refuse_in_capture(const char *what) {
+  if (capturing)
+    fail_capture(*capturing,
+                 std::string("pacxx::capture: ") + what +
+                     " cannot be captured: nothing runs while a graph is recorded, and its "
+                     "replays run without the host. Keep results on the device "
+                     "(gpu::reduce_to, a gpu::vector that a kernel writes) and read them after "
+                     "g.launch(q)");
+}
 
 // The runtime singleton's state. Shut down: destroyed at the program's exit. A
 // gpu::vector or pacxx::queue with static storage duration that was constructed before
@@ -318,6 +412,7 @@ std::string describe_configuration() { return runtime::get().describe_configurat
 } // namespace rt
 
 void synchronize() {
+  rt::refuse_in_capture("pacxx::synchronize()");
   rt::runtime &r = rt::runtime::get();
   r.current().synchronize();
   for (void *q : r.queue_natives()) // CUDA's context synchronize covers them; OpenCL's not
@@ -369,13 +464,16 @@ namespace detail {
 void *device_allocate(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();
   bool reused = false;
-  auto t0 = rt::timeline::clock::now();
+  const bool timed = r.events.on(); // the clock only with a timeline
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
   void *p = r.pool().allocate(bytes, reused);
   if (bytes) {
     r.stats.allocations++;
     if (reused)
       r.stats.pool_hits++;
-    if (r.events.on())
+    if (timed)
       // On the track of this thread's queue (allocations are not enqueued).
       r.events.range("allocation", reused ? "allocate (pool)" : "allocate",
                      rt::current_queue_object ? rt::current_queue_object->native : nullptr, t0,
@@ -397,17 +495,36 @@ void give_back(void *p, bool host) noexcept {
 }
 } // namespace
 
-void device_free(void *p) noexcept { give_back(p, false); }
+// Memory freed while this thread captures stays with the graph (graph_object).
+bool kept_by_capture(void *p, bool host) noexcept {
+  rt::graph_object *g = rt::capturing;
+  if (!g || !p)
+    return false;
+  try {
+    (host ? g->host_blocks : g->device_blocks).push_back(p);
+  } catch (...) { // out of host memory: leaked rather than reused under the graph
+  }
+  return true;
+}
+
+void device_free(void *p) noexcept {
+  if (!kept_by_capture(p, false))
+    give_back(p, false);
+}
 
 namespace {
 // op(device, queue) on this thread's current queue, recorded in the timeline as a copy
 // of `bytes` named `what`.
-template <class Op> void enqueue_copy(const std::string &what, std::size_t bytes, Op op) {
+// The clock is read only with a timeline (no clock reads on the hot path otherwise).
+template <class Op> void enqueue_copy(const char *what, std::size_t bytes, Op op) {
   rt::runtime &r = rt::runtime::get();
-  auto t0 = rt::timeline::clock::now();
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
   void *q = rt::enqueue_target();
   op(r.current(), q);
-  if (r.events.on())
+  if (timed)
     r.events.range("copy", what, q, t0, rt::timeline::clock::now(),
                    "\"bytes\": " + std::to_string(bytes));
 }
@@ -415,13 +532,33 @@ template <class Op> void enqueue_copy(const std::string &what, std::size_t bytes
 // Host <-> device, counted.
 void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
   rt::runtime &r = rt::runtime::get();
-  enqueue_copy(std::string(to_host ? "copy to host" : "copy to device") + (async ? " (async)" : ""),
-               bytes, [&](rt::device &d, void *q) {
-                 if (to_host)
-                   d.copy_to_host(dst, src, bytes, q, async);
-                 else
-                   d.copy_to_device(dst, src, bytes, q, async);
-               });
+  if (to_host)
+    rt::refuse_in_capture("a copy to the host (reading a gpu::vector, a result returned on the "
+                          "host, e.g. gpu::reduce or copy_if's count)");
+  else if (rt::graph_object *g = rt::recording("a copy to the device")) {
+    // The bytes of capture time, kept by the graph in pinned memory (a copy from pinned
+    // memory is what a CUDA stream capture records).
+    if (bytes == 0)
+      return;
+    void *held = host_allocate(bytes);
+    try {
+      g->host_blocks.push_back(held);
+    } catch (...) {
+      host_free(held);
+      throw;
+    }
+    std::memcpy(held, src, bytes);
+    g->record(rt::graph_command::upload, dst, held, bytes);
+    return;
+  }
+  const char *what = to_host ? (async ? "copy to host (async)" : "copy to host")
+                             : (async ? "copy to device (async)" : "copy to device");
+  enqueue_copy(what, bytes, [&](rt::device &d, void *q) {
+    if (to_host)
+      d.copy_to_host(dst, src, bytes, q, async);
+    else
+      d.copy_to_device(dst, src, bytes, q, async);
+  });
   (to_host ? r.stats.to_host : r.stats.to_device) += bytes;
 }
 } // namespace
@@ -440,11 +577,23 @@ void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
+  if (rt::graph_object *g = rt::recording("a copy on the device")) {
+    if (bytes == 0)
+      return;
+    g->record(rt::graph_command::copy, dst, src, bytes);
+    return;
+  }
   enqueue_copy("copy on device", bytes,
                [&](rt::device &d, void *q) { d.copy_on_device(dst, src, bytes, q); });
 }
 
 void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
+  if (rt::graph_object *g = rt::recording("a fill of device memory")) {
+    if (bytes == 0)
+      return;
+    g->record(rt::graph_command::fill, dst, nullptr, bytes, byte);
+    return;
+  }
   enqueue_copy("fill on device", bytes,
                [&](rt::device &d, void *q) { d.fill_on_device(dst, byte, bytes, q); });
 }
@@ -460,16 +609,32 @@ void *host_allocate(std::size_t bytes) {
   return p;
 }
 
-void host_free(void *p) noexcept { give_back(p, true); }
+void host_free(void *p) noexcept {
+  if (!kept_by_capture(p, true))
+    give_back(p, true);
+}
 
 void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
             const launch_config &config) {
-  rt::runtime::get().launches.launch(entry, args, size, align, config, rt::enqueue_target());
+  rt::runtime &r = rt::runtime::get();
+  if (rt::graph_object *g = rt::recording("a kernel launch")) {
+    const std::size_t before = g->commands.size();
+    r.launches.launch(entry, args, size, align, config, nullptr, &g->commands);
+    g->kernels += g->commands.size() - before;
+    return;
+  }
+  r.launches.launch(entry, args, size, align, config, rt::enqueue_target());
 }
 
 namespace {
 // One buffer per host thread (and queue): algorithms on several threads never share it.
 void *scratch_of(rt::scratch_kind kind, std::size_t bytes) {
+  if (rt::graph_object *g = rt::recording("an algorithm")) {
+    std::unique_ptr<rt::scratch_buffer> &b = g->scratch[static_cast<int>(kind)];
+    if (!b)
+      b = std::make_unique<rt::scratch_buffer>(kind);
+    return b->get(bytes);
+  }
   rt::queue_object *q = rt::current_queue_object;
   if (!q) {
     thread_local rt::scratch_buffer buffers[3] = {rt::scratch_buffer(rt::scratch_kind::device),
@@ -499,6 +664,7 @@ void *host_scratch(std::size_t bytes) {
 void *ones_scratch(std::size_t bytes) { return scratch_of(rt::scratch_kind::ones, bytes); }
 
 void wait_host_scratch(std::size_t bytes) {
+  rt::refuse_in_capture("a result returned on the host (gpu::reduce, a search, a count)");
   rt::runtime &r = rt::runtime::get();
   r.current().wait_queue(rt::enqueue_target());
   r.stats.to_host += bytes;
@@ -543,6 +709,7 @@ void queue_destroy(void *qp) noexcept {
 }
 
 void queue_wait(void *q) {
+  rt::refuse_in_capture("waiting for a queue (q.wait())");
   rt::runtime::get().current().wait_queue(q ? static_cast<rt::queue_object *>(q)->native : nullptr);
 }
 
@@ -555,16 +722,21 @@ void *queue_native(void *q) {
 }
 
 void *queue_record(void *q) {
+  rt::refuse_in_capture("an event (q.record(), a future of gpu::reduce_async or gpu::async)");
   rt::runtime &r = rt::runtime::get();
   return r.current().record_event(r.order(static_cast<rt::queue_object *>(q)));
 }
 
 void queue_wait_event(void *q, void *event) {
+  rt::refuse_in_capture("waiting for an event (q.wait_for(e))");
   rt::runtime &r = rt::runtime::get();
   r.current().queue_wait_event(r.order(static_cast<rt::queue_object *>(q)), event);
 }
 
-void event_wait(void *event) { rt::runtime::get().current().wait_event(event); }
+void event_wait(void *event) {
+  rt::refuse_in_capture("waiting for an event (e.wait(), future::get())");
+  rt::runtime::get().current().wait_event(event);
+}
 
 bool event_ready(void *event) { return rt::runtime::get().current().event_done(event); }
 
@@ -575,6 +747,94 @@ void event_release(void *event) noexcept {
     rt::runtime::get().current().release_event(event);
   } catch (...) {
   }
+}
+
+// ---- Graphs (pacxx/graph.hpp) -------------------------------------------------------
+
+void *capture_begin(void *q) {
+  if (rt::capturing)
+    throw error("pacxx::capture: this thread is already capturing a graph (captures do not "
+                "nest; call a captured graph's parts inside the one capture)");
+  rt::runtime::get().pool(); // the device is chosen before anything is recorded
+  rt::capturing = new rt::graph_object(static_cast<rt::queue_object *>(q));
+  return rt::capturing;
+}
+
+void *capture_end(void *gp, bool keep) {
+  std::unique_ptr<rt::graph_object> g(static_cast<rt::graph_object *>(gp));
+  rt::capturing = nullptr;
+  if (!keep)
+    return nullptr; // nothing of it ran: its memory goes back at once
+  if (!g->refused.empty())
+    throw error(g->refused);
+  rt::device &dev = rt::runtime::get().current();
+  const std::vector<rt::graph_command> &commands = g->commands;
+  if (!commands.empty())
+    g->native = dev.build_graph([&](void *queue) {
+      for (const rt::graph_command &c : commands)
+        c.issue(dev, queue);
+    });
+  return g.release();
+}
+
+void graph_launch(void *gp, void *q, std::size_t times) {
+  if (rt::capturing)
+    throw error("pacxx::graph::launch: inside pacxx::capture (a graph cannot be recorded into "
+                "another; capture its work again instead)");
+  auto *g = static_cast<rt::graph_object *>(gp);
+  rt::runtime &r = rt::runtime::get();
+  rt::device &dev = r.current();
+  void *native = r.order(static_cast<rt::queue_object *>(q));
+  if (g->native && times > 1 && times * g->commands.size() <= rt::max_repeated_nodes) {
+    rt::native_graph *batch = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(g->repeated_mutex);
+      auto found = g->repeated.find(times);
+      if (found == g->repeated.end() && g->repeated.size() < rt::max_repeated_graphs)
+        found = g->repeated
+                    .emplace(times, dev.build_graph([&](void *queue) {
+                      for (std::size_t i = 0; i < times; ++i)
+                        for (const rt::graph_command &c : g->commands)
+                          c.issue(dev, queue);
+                    }))
+                    .first;
+      if (found != g->repeated.end())
+        batch = found->second.get();
+    }
+    if (batch) {
+      batch->launch(native);
+      r.stats.launches += g->kernels * times;
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < times; ++i) {
+    if (g->native)
+      g->native->launch(native);
+    else
+      for (const rt::graph_command &c : g->commands)
+        c.issue(dev, native);
+    r.stats.launches += g->kernels;
+  }
+}
+
+std::size_t graph_kernels(const void *g) noexcept {
+  return static_cast<const rt::graph_object *>(g)->kernels;
+}
+
+void graph_destroy(void *gp) noexcept {
+  auto *g = static_cast<rt::graph_object *>(gp);
+  if (!g)
+    return;
+  // Replays may still be running on any queue; the graph's memory and kernels must
+  // outlive them.
+  try {
+    rt::runtime &r = rt::runtime::get();
+    r.current().synchronize();
+    for (void *q : r.queue_natives())
+      r.current().wait_queue(q);
+  } catch (...) {
+  }
+  delete g;
 }
 
 void *current_queue() noexcept { return rt::current_queue_object; }

@@ -24,6 +24,15 @@ export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format
 only="${PACXX_BENCH_ONLY:-}"
 progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
+# PACXX_BENCH_ONLY=launches: only the launch-cost program (issue 37: direct, captured
+# and replayed, raw CUDA launches and a raw CUDA graph; fixed-point loops), its JSON.
+if [ "$only" = launches ]; then
+  progress "launches"
+  "$bin/launches" "${common[@]}" --benchmark_enable_random_interleaving=true \
+    --benchmark_out="$out/launches.json" --benchmark_out_format=json
+  progress "done: $out"
+  exit 0
+fi
 if [ "$only" = sort ]; then
   progress "sort${PACXX_BENCH_FILTER:+ (filter $PACXX_BENCH_FILTER)}"
   # PACXX_BENCH_FILTER applies here too (e.g. '^sort_pairs_u32_' for one family).

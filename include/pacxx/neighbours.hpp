@@ -19,6 +19,7 @@
 #include <range/v3/view/iota.hpp>
 #include <range/v3/view/transform.hpp>
 
+#include "pacxx/detail/fast_divmod.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/vector.hpp"
 
@@ -57,8 +58,9 @@ namespace detail {
 template <class T> struct neighbourhood_at {
   T *data;
   std::uint32_t width, height;
+  pacxx::detail::fast_divmod rows; // i / width without a division (images < 2^31 pixels)
   neighbourhood<T> operator()(std::uint32_t i) const noexcept {
-    const std::uint32_t y = i / width;
+    const auto y = static_cast<std::uint32_t>(rows.div(i));
     return neighbourhood<T>(data + i, i - y * width, y, width, height);
   }
 };
@@ -75,7 +77,8 @@ template <class T> auto neighbours_of(T *data, std::size_t size, std::size_t wid
   // A 32-bit iota: range-v3 counts a 64-bit unsigned iota with its diffmax_t, whose
   // RANGES_ENSUREs call fprintf(stderr) under NDEBUG, which no kernel may reach.
   return ranges::views::iota(std::uint32_t(0), static_cast<std::uint32_t>(size)) |
-         ranges::views::transform(neighbourhood_at<T>{data, w, h});
+         ranges::views::transform(
+             neighbourhood_at<T>{data, w, h, pacxx::detail::fast_divmod(w, size)});
 }
 } // namespace detail
 

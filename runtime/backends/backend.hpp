@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ class loaded_kernel {
 public:
   virtual ~loaded_kernel() = default;
   launch_limits limits; // set by the backend's load_binary()
+};
+
+// An executable graph of the driver (a CUgraphExec): pacxx::capture's recorded work,
+// issued once under stream capture and replayed by one driver call.
+class native_graph {
+public:
+  virtual ~native_graph() = default;
+  // Asynchronous, on `queue` (null: the default queue).
+  virtual void launch(void *queue) = 0;
 };
 
 class device {
@@ -156,6 +166,15 @@ public:
                       const void *args, std::size_t args_size, void *queue) = 0;
   // Waits for all work on every queue of the device.
   virtual void synchronize() = 0;
+
+  // A graph of the driver made of what `issue` enqueues on the queue it is given (this
+  // backend's own calls: launch, copy_on_device, fill_on_device, copy_to_device with
+  // async and pinned sources), or null where the backend has no graphs (OpenCL, a CUDA
+  // driver without stream capture): pacxx::graph then replays its recorded list itself.
+  virtual std::unique_ptr<native_graph> build_graph(const std::function<void(void *)> &issue) {
+    (void)issue;
+    return nullptr;
+  }
 
 protected:
   [[noreturn]] void throw_unsupported(const char *what) const {

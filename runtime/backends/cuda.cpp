@@ -42,11 +42,21 @@ using CUstream = CUstream_st *;
 using CUlinkState = CUlinkState_st *;
 struct CUevent_st;
 using CUevent = CUevent_st *;
+struct CUgraph_st;
+struct CUgraphExec_st;
+using CUgraph = CUgraph_st *;
+using CUgraphExec = CUgraphExec_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 constexpr unsigned CU_STREAM_DEFAULT = 0; // blocking: ordered with the legacy stream
+// The private stream that pacxx::capture's work is issued on under capture: ordered
+// with nothing else, so no other thread's legacy-stream work can join the capture.
+constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+// Relaxed: the capturing thread may still call the driver (cuFuncSetAttribute of a
+// kernel that asks for much dynamic shared memory) while the stream captures.
+constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2; // _Y, _Z follow
@@ -116,6 +126,14 @@ struct api {
   CUresult (*cuGetErrorString)(CUresult, const char **);
   // Optional (CUDA 12.4+): lets launch() check args_size against the kernel.
   CUresult (*cuFuncGetParamInfo)(CUfunction, std::size_t, std::size_t *, std::size_t *);
+  // Optional (CUDA 11.4+): pacxx::graph as a CUDA graph (build_graph); without them a
+  // graph replays its recorded launches one by one.
+  CUresult (*cuStreamBeginCapture)(CUstream, int);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph, unsigned long long);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
 };
 
 // Names of the codes that cuInit can return where cuGetErrorName itself fails
@@ -239,6 +257,15 @@ const loaded_api &load_api() {
       return l;
     cu.cuFuncGetParamInfo =
         reinterpret_cast<decltype(cu.cuFuncGetParamInfo)>(dlsym(lib, "cuFuncGetParamInfo"));
+    auto optional = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+    };
+    optional(cu.cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+    optional(cu.cuStreamEndCapture, "cuStreamEndCapture");
+    optional(cu.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+    optional(cu.cuGraphLaunch, "cuGraphLaunch");
+    optional(cu.cuGraphExecDestroy, "cuGraphExecDestroy");
+    optional(cu.cuGraphDestroy, "cuGraphDestroy");
 
     if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
       l.why = "cuda: cuInit: " + describe(cu, r);
@@ -309,6 +336,27 @@ unsigned to_uint(std::size_t v, const char *what) {
     throw error(std::string("cuda: launch: ") + what + " " + std::to_string(v) + " is too large");
   return static_cast<unsigned>(v);
 }
+
+// An instantiated CUDA graph; the kernels' modules it launches are kept loaded by the
+// pacxx::graph that owns it.
+class cuda_graph final : public native_graph {
+public:
+  cuda_graph(std::shared_ptr<const context> ctx, CUgraphExec exec)
+      : ctx_(std::move(ctx)), exec_(exec) {}
+  ~cuda_graph() override {
+    if (ctx_->try_make_current())
+      ctx_->cu().cuGraphExecDestroy(exec_);
+  }
+  void launch(void *queue) override {
+    ctx_->make_current();
+    check(ctx_->cu(), ctx_->cu().cuGraphLaunch(exec_, static_cast<CUstream>(queue)),
+          "cuGraphLaunch");
+  }
+
+private:
+  std::shared_ptr<const context> ctx_;
+  CUgraphExec exec_;
+};
 
 // build_binary() seals cubins so that load_binary() never hands the driver (which
 // takes no size) a truncated or corrupted image.
@@ -623,6 +671,39 @@ public:
   void synchronize() override {
     ctx_->make_current();
     check(cu_, cu_.cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+  // The recorded work is issued on a private stream under capture (the same launch and
+  // copy calls as direct execution, so a graph runs exactly what a direct run would),
+  // then instantiated once; the CUgraph itself is not needed after that.
+  std::unique_ptr<native_graph> build_graph(const std::function<void(void *)> &issue) override {
+    if (!cu_.cuStreamBeginCapture || !cu_.cuStreamEndCapture || !cu_.cuGraphInstantiateWithFlags ||
+        !cu_.cuGraphLaunch || !cu_.cuGraphExecDestroy || !cu_.cuGraphDestroy)
+      return nullptr;
+    ctx_->make_current();
+    CUstream s = nullptr;
+    check(cu_, cu_.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    struct stream_guard {
+      const api &cu;
+      CUstream s;
+      ~stream_guard() { cu.cuStreamDestroy_v2(s); }
+    } stream_owner{cu_, s};
+    check(cu_, cu_.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
+    CUgraph g = nullptr;
+    try {
+      issue(s);
+    } catch (...) {
+      // The capture must end before the stream can go; its partial graph is dropped.
+      if (cu_.cuStreamEndCapture(s, &g) == CUDA_SUCCESS && g)
+        cu_.cuGraphDestroy(g);
+      throw;
+    }
+    check(cu_, cu_.cuStreamEndCapture(s, &g), "cuStreamEndCapture");
+    CUgraphExec exec = nullptr;
+    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, g, 0);
+    cu_.cuGraphDestroy(g);
+    check(cu_, r, "cuGraphInstantiateWithFlags");
+    return std::make_unique<cuda_graph>(ctx_, exec);
   }
 
 private:

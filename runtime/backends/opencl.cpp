@@ -273,6 +273,24 @@ struct state {
   // closure can hold any of them, so each launch passes all of them.
   std::mutex live_mutex;
   std::unordered_set<void *> live;
+  // Changes of `live` (allocations, frees), so that a launch hands a kernel the list
+  // again only when it changed: the pool recycles memory, so most launches of a
+  // program see the same set, and copying it (a vector of every allocation) and
+  // setting it on the kernel were done on every launch.
+  std::uint64_t live_version = 1;
+  std::shared_ptr<const std::vector<void *>> live_list; // `live` at live_version
+  std::shared_ptr<const std::vector<void *>> live_snapshot(std::uint64_t &version) {
+    std::lock_guard<std::mutex> lock(live_mutex);
+    if (!live_list)
+      live_list = std::make_shared<const std::vector<void *>>(live.begin(), live.end());
+    version = live_version;
+    return live_list;
+  }
+  // Under live_mutex.
+  void live_changed() {
+    ++live_version;
+    live_list.reset();
+  }
 
   state(const api &api_, cl_device_id d) : cl(api_), dev(d) {
     cl_int e = CL_SUCCESS;
@@ -310,6 +328,8 @@ public:
   std::string name_;
   // Kernel arguments live on the cl_kernel: set-arg + enqueue must be atomic.
   std::mutex launch_mutex_;
+  // The state::live_version whose allocations were last set on k_ (0: none yet).
+  std::uint64_t svm_version_ = 0;
 };
 
 std::size_t checked_mul(std::size_t a, std::size_t b) {
@@ -363,6 +383,7 @@ public:
     try {
       std::lock_guard<std::mutex> lock(st_->live_mutex);
       st_->live.insert(p);
+      st_->live_changed();
     } catch (...) {
       cl_.clSVMFree(st_->ctx, p);
       throw;
@@ -377,6 +398,7 @@ public:
       std::lock_guard<std::mutex> lock(st_->live_mutex);
       if (st_->live.erase(p) == 0)
         return; // not ours (or freed twice): freeing it would corrupt the driver
+      st_->live_changed();
     }
     // clSVMFree does not wait for enqueued kernels that may still use p; the
     // enqueued free runs after them on the in-order queue, without blocking us.
@@ -535,28 +557,31 @@ public:
     while (dims > 1 && global[dims - 1] == 1)
       --dims; // grid and block both 1 there
 
-    std::vector<void *> ptrs;
-    {
-      std::lock_guard<std::mutex> lock(st_->live_mutex);
-      ptrs.assign(st_->live.begin(), st_->live.end());
-    }
-    const std::string where = "kernel '" + k->name_ + "' on " + name_;
+    std::uint64_t version = 0;
+    const std::shared_ptr<const std::vector<void *>> ptrs = st_->live_snapshot(version);
+    // Messages are built on the error paths only: this runs on every launch.
+    auto where = [&] { return "kernel '" + k->name_ + "' on " + name_; };
     std::lock_guard<std::mutex> lock(k->launch_mutex_);
-    check(cl_.clSetKernelArg(k->k_, 0, args_size, args), "clSetKernelArg",
-          where + ", argument 0: " + std::to_string(args_size) + " bytes");
+    if (cl_int e = cl_.clSetKernelArg(k->k_, 0, args_size, args); e != CL_SUCCESS)
+      check(e, "clSetKernelArg", where() + ", argument 0: " + std::to_string(args_size) + " bytes");
     // OpenCL rejects a zero-sized local argument; the kernel always has one.
-    check(cl_.clSetKernelArg(k->k_, 1, std::max<std::size_t>(dynamic_shared_bytes, 16), nullptr),
-          "clSetKernelArg",
-          where + ", argument 1: " + std::to_string(dynamic_shared_bytes) + " bytes local");
-    if (!ptrs.empty())
-      check(cl_.clSetKernelExecInfo(k->k_, CL_KERNEL_EXEC_INFO_SVM_PTRS,
-                                    ptrs.size() * sizeof(void *), ptrs.data()),
-            "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)", where);
+    if (cl_int e =
+            cl_.clSetKernelArg(k->k_, 1, std::max<std::size_t>(dynamic_shared_bytes, 16), nullptr);
+        e != CL_SUCCESS)
+      check(e, "clSetKernelArg",
+            where() + ", argument 1: " + std::to_string(dynamic_shared_bytes) + " bytes local");
+    if (k->svm_version_ != version && !ptrs->empty()) {
+      if (cl_int e = cl_.clSetKernelExecInfo(k->k_, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                             ptrs->size() * sizeof(void *), ptrs->data());
+          e != CL_SUCCESS)
+        check(e, "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS)", where());
+      k->svm_version_ = version;
+    }
     cl_int e = cl_.clEnqueueNDRangeKernel(q(queue), k->k_, dims, nullptr, global, local, 0, nullptr,
                                           nullptr);
     if (e != CL_SUCCESS)
       check(e, "clEnqueueNDRangeKernel",
-            where + ", global " + std::to_string(global[0]) + "x" + std::to_string(global[1]) +
+            where() + ", global " + std::to_string(global[0]) + "x" + std::to_string(global[1]) +
                 "x" + std::to_string(global[2]) + ", local " + std::to_string(local[0]) + "x" +
                 std::to_string(local[1]) + "x" + std::to_string(local[2]));
   }

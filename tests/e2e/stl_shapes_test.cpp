@@ -251,3 +251,31 @@ TEST(Shapes, EveryShapedAlgorithmIsOneLaunch) {
 }
 
 } // namespace
+
+namespace {
+// The division indices and gpu::neighbours use (pacxx/detail/fast_divmod.hpp), on the
+// host: every divisor below 5000 and some large ones, random and extreme numerators
+// below 2^31; beyond 2^31 it divides plainly.
+TEST(FastDivmod, AgreesWithDivision) {
+  pacxx_test::rng r(99);
+  auto check = [&](std::size_t d) {
+    const pacxx::detail::fast_divmod f(d, std::size_t(1) << 31);
+    const std::size_t top = (std::size_t(1) << 31) - 1;
+    for (std::size_t n : {std::size_t(0), d - 1, d < top ? d : top, top, top - 1, d <= top ? top - d : 0})
+      ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
+    for (int k = 0; k < 50; ++k) {
+      const std::size_t n = static_cast<std::size_t>(r.next() >> 33);
+      std::size_t q, m;
+      f.divmod(n, q, m);
+      ASSERT_EQ(q, n / d) << n << " / " << d;
+      ASSERT_EQ(m, n % d) << n << " % " << d;
+    }
+  };
+  for (std::size_t d = 1; d < 5000; ++d)
+    check(d);
+  for (std::size_t d : {8191ul, 8192ul, 65537ul, 1ul << 20, (1ul << 31) - 1, 1ul << 31})
+    check(d);
+  const pacxx::detail::fast_divmod big(7, std::size_t(1) << 40); // plain division
+  EXPECT_EQ(big.div((std::size_t(1) << 39) + 5), ((std::size_t(1) << 39) + 5) / 7);
+}
+} // namespace

@@ -206,10 +206,11 @@ select_tile_of(const Src &src, const Sel &sel, Store &store, Rej &reject, std::s
 
 // The pass (the tile state must be clear): selected elements to out in order, and with
 // Partition the rejected ones to rejected in order. Returns the number selected.
+// The pass's launch alone: the number selected is written to *total (device or pinned
+// memory).
 template <class P, bool Partition, class V, class Sel, class Out, class Rej, class C>
-C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
-              const select_memory<C> &m) {
-  const readback_memory<C> total(1, m.selected);
+void select_pass_to(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
+                    const select_memory<C> &m, C *total) {
   pacxx::kernel(
       [sel](const auto &in_view, const auto &out_view, const auto &rej_view, std::size_t n,
             const pacxx::tile_state<C> &s, C *total) {
@@ -229,7 +230,13 @@ C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &
                                           !pacxx::detail::is_filtered<decltype(v)>::value)>;
         select_tile_of<P, U, Partition>(src, sel, store, reject, n, s, total, values_first{});
       },
-      pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state, total.kernel);
+      pacxx::launch_config{{m.tiles}, {P::block}})(view, out, rej, n, m.state, total);
+}
+template <class P, bool Partition, class V, class Sel, class Out, class Rej, class C>
+C select_pass(const V &view, std::size_t n, Sel sel, const Out &out, const Rej &rej,
+              const select_memory<C> &m) {
+  const readback_memory<C> total(1, m.selected);
+  select_pass_to<P, Partition>(view, n, sel, out, rej, m, total.kernel);
   return readback<C>(total)[0];
 }
 
@@ -296,6 +303,40 @@ std::size_t copy_if(In &&in, Out &&out, Pred pred) {
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
   const std::size_t n = pacxx::detail::source_size(src), m = pacxx::detail::device_size(dst);
   return detail::select_into("gpu::copy_if", src, n, detail::select_if<Pred>{pred}, dst, m);
+}
+
+// The same with the count kept on the device: *count (a device pointer, e.g. v.data() of
+// a gpu::vector<int>) is written in queue order and nothing is read back, so the call
+// can be captured in a pacxx::graph. out must have room for every element of in (the
+// count that would decide a smaller one is not known on the host).
+template <class In, class Out, class Pred, class I,
+          class = typename std::enable_if<ranges::range<Out> && std::is_integral<I>::value>::type>
+void copy_if(In &&in, Out &&out, Pred pred, I *count) {
+  static_assert(pacxx::is_device_copyable<Pred>::value,
+                "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
+  auto src = pacxx::detail::source_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  const std::size_t n = pacxx::detail::source_size(src), m = pacxx::detail::device_size(dst);
+  if (m < n)
+    throw pacxx::error("gpu::copy_if (count on the device): the output has " + std::to_string(m) +
+                       " elements, fewer than the input's " + std::to_string(n) +
+                       "; the count that would decide whether they suffice stays on the device");
+  if (n == 0) {
+    gpu::detail::fill_n(count, 1, I(0));
+    return;
+  }
+  using U = ranges::range_value_t<decltype(src)>;
+  using P = pacxx::policy::select_for<U>;
+  detail::select_with(n, [&](auto c_type) {
+    using C = decltype(c_type);
+    const detail::select_memory<C> mem = detail::select_setup<P, C>("gpu::copy_if", n);
+    detail::clear_tiles(mem);
+    detail::select_pass_to<P, false>(src, n, detail::select_if<Pred>{pred}, dst, dst, mem,
+                                     mem.selected);
+    pacxx::kernel([](const C *total, I *out) { *out = static_cast<I>(*total); },
+                  pacxx::launch_config{{1}, {1}})(static_cast<const C *>(mem.selected), count);
+    return 0;
+  });
 }
 
 // A new gpu::vector holding exactly the elements of in for which pred is true.

@@ -440,6 +440,29 @@ template <class T> struct merge_sort_for {
   };
 };
 
+// gpu::reduce_rows / reduce_columns / reduce_axis (pacxx/algorithm/reduce_axis.hpp).
+// Along the contiguous axis as segmented_reduce (a warp per output below
+// block_min_length, a block of `block` above); across it, blocks of block_x outputs x
+// block_y threads along the folded axis, the folded axis split into chunks of at least
+// min_chunk elements until there are min_blocks blocks (8 per multiprocessor of an H100).
+struct reduce_axis {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block_min_length = 2048;
+  static constexpr std::size_t block_x = 32;
+  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t min_blocks = 1056;
+  static constexpr std::size_t min_chunk = 64;
+  static constexpr std::size_t max_chunks = 65535;
+};
+
+// gpu::transpose: tiles of tile x tile elements through shared memory, blocks of tile x
+// block_y threads (each thread tile / block_y elements), as the CUDA samples' transpose.
+struct transpose {
+  static constexpr std::size_t tile = 32;
+  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t max_blocks_yz = 65535;
+};
+
 // gpu::segmented_reduce: a warp per segment (its lanes striding over it) below
 // `block_min_mean` elements per segment on average, a block of `block` threads per
 // segment from there. H200, 2^26 floats, against CUB's DeviceSegmentedReduce

@@ -15,6 +15,7 @@
 
 #include <range/v3/view/facade.hpp>
 
+#include "pacxx/detail/fast_divmod.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/thread.hpp"
 
@@ -29,19 +30,28 @@ template <class Rank> class indices_view : public ranges::view_facade<indices_vi
       Rank::value == 1, std::size_t,
       typename std::conditional<Rank::value == 2, pacxx::index2, pacxx::index3>::type>::type;
 
-  static std::size_t make(std::size_t i, const std::size_t (&)[3], std::size_t *) { return i; }
-  static pacxx::index2 make(std::size_t i, const std::size_t (&e)[3], pacxx::index2 *) {
-    return {i % e[0], i / e[0]};
+  // By the divisions of the cursor (pacxx/detail/fast_divmod.hpp: a multiply and a shift
+  // each for fewer than 2^31 indices).
+  using divmod = pacxx::detail::fast_divmod;
+  static std::size_t make(std::size_t i, const divmod &, const divmod &, std::size_t *) {
+    return i;
   }
-  static pacxx::index3 make(std::size_t i, const std::size_t (&e)[3], pacxx::index3 *) {
-    const std::size_t yz = i / e[0];
-    return {i % e[0], yz % e[1], yz / e[1]};
+  static pacxx::index2 make(std::size_t i, const divmod &w, const divmod &, pacxx::index2 *) {
+    std::size_t y, x;
+    w.divmod(i, y, x);
+    return {x, y};
+  }
+  static pacxx::index3 make(std::size_t i, const divmod &w, const divmod &h, pacxx::index3 *) {
+    std::size_t yz, x, z, y;
+    w.divmod(i, yz, x);
+    h.divmod(yz, z, y);
+    return {x, y, z};
   }
 
   struct cursor {
-    std::size_t e_[3];
+    divmod w_, h_;
     std::size_t i_;
-    value_type read() const { return make(i_, e_, static_cast<value_type *>(nullptr)); }
+    value_type read() const { return make(i_, w_, h_, static_cast<value_type *>(nullptr)); }
     void next() { ++i_; }
     void prev() { --i_; }
     void advance(std::ptrdiff_t n) { i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n); }
@@ -50,8 +60,8 @@ template <class Rank> class indices_view : public ranges::view_facade<indices_vi
     }
     bool equal(const cursor &o) const { return i_ == o.i_; }
   };
-  cursor begin_cursor() const { return {{e_[0], e_[1], e_[2]}, 0}; }
-  cursor end_cursor() const { return {{e_[0], e_[1], e_[2]}, size()}; }
+  cursor begin_cursor() const { return {divmod(e_[0], size()), divmod(e_[1], size()), 0}; }
+  cursor end_cursor() const { return {divmod(e_[0], size()), divmod(e_[1], size()), size()}; }
 
 public:
   static constexpr std::size_t rank = Rank::value;
