@@ -129,6 +129,10 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     if (trace_)
       trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1,
                    note.empty() ? "captured by pacxx::capture" : note + "; captured");
+    // A capture compiles or loads its kernels (the replays are not in the timeline).
+    if (events_.on() && from != kernel_cache::origin::memory)
+      events_.range(from == kernel_cache::origin::disk ? "disk cache" : "jit", ck.info.display,
+                    queue, t0, t1, "\"captured\": true");
     return;
   }
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
