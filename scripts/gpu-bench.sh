@@ -20,7 +20,8 @@ export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format
 # only the sorting program (issue 10) and its report; PACXX_BENCH_ONLY=queues only the
 # queues and futures part (issue 12); PACXX_BENCH_ONLY=stl only the parallel-STL
 # programs named in PACXX_BENCH_PROGS (default: all of them) and their report;
-# PACXX_BENCH_ONLY=cuda only stl_vs_cuda, staging on/off and the JIT overhead (report.py).
+# PACXX_BENCH_ONLY=cuda only stl_vs_cuda, staging on/off and the JIT overhead (report.py);
+# PACXX_BENCH_ONLY=gemm only gemm and gemv against cuBLAS (issue 36).
 only="${PACXX_BENCH_ONLY:-}"
 progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
@@ -39,7 +40,7 @@ if [ "$only" = sort ]; then
   "$bin/sort" "${common[@]}" ${PACXX_BENCH_FILTER:+--benchmark_filter="$PACXX_BENCH_FILTER"} \
     --benchmark_out="$out/sort.json" --benchmark_out_format=json
   python3 "$here/report_stl.py" "$out" "$out/sort.json"
-elif [ "$only" != rof ] && [ "$only" != queues ]; then
+elif [ "$only" != rof ] && [ "$only" != queues ] && [ "$only" != gemm ]; then
 if [ "$only" != stl ]; then
 progress "stl_vs_cuda"
 "$bin/stl_vs_cuda" "${common[@]}" --benchmark_out="$out/stl_vs_cuda.json" --benchmark_out_format=json
@@ -109,5 +110,13 @@ if [ -x "$bin/rof_benchmark" ] && { [ -z "$only" ] || [ "$only" = rof ]; }; then
   python3 "$here/report_rof.py" "$out" "$out/rof.json" "$out/rof_photo_2048.log" \
     "$out/rof_test_2048.log" "$images/noisy.png" "$images/denoised.png"
   rm -rf "$images"
+fi
+
+# gemm and gemv against cuBLAS (issue 36): Google Benchmark's table (gemm.txt, TFLOP/s
+# and bytes/s counters) and JSON; no report script yet.
+if [ -x "$bin/gemm" ] && { [ -z "$only" ] || [ "$only" = gemm ]; }; then
+  progress "gemm"
+  "$bin/gemm" "${common[@]}" ${PACXX_BENCH_FILTER:+--benchmark_filter="$PACXX_BENCH_FILTER"} \
+    --benchmark_out="$out/gemm.json" --benchmark_out_format=json | tee "$out/gemm.txt"
 fi
 progress "done: $out"

@@ -27,6 +27,7 @@
 #include "pacxx/algorithm/equal.hpp"
 #include "pacxx/algorithm/find.hpp"
 #include "pacxx/algorithm/for_each.hpp"
+#include "pacxx/algorithm/gemm.hpp"
 #include "pacxx/algorithm/gather.hpp"
 #include "pacxx/algorithm/histogram.hpp"
 #include "pacxx/algorithm/inner_product.hpp"

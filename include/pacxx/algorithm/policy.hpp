@@ -474,6 +474,44 @@ struct segmented_reduce {
   static constexpr std::size_t block_min_mean = 2048;
 };
 
+// gpu::gemm / gpu::gemm_batched (pacxx/algorithm/gemm.hpp), CUTLASS's SIMT structure:
+// a block of 256 threads computes a block_m x block_n tile of C, walking k in steps of
+// block_k through double-buffered shared-memory tiles of A and B (pacxx/block/tile.hpp);
+// each thread holds a thread_m x thread_n micro-tile of C in registers, read from shared
+// memory in groups of 4 consecutive rows and columns (vector loads), the groups
+// block_m / (thread_m / 4) apart. A warp's 32 threads cover 4 x 8 of the 16 x 16 thread
+// grid, so its shared-memory reads of A and B are 64 and 128 consecutive bytes.
+// `large` where C is at least one large tile in both extents and the problem has at
+// least large_min_tiles of them (about one per multiprocessor of an H100: fewer leave
+// multiprocessors idle), `small` otherwise. min_blocks (min_blocks_8_bytes for doubles):
+// the launch bound (blocks a multiprocessor should hold; 0: none). With 2, ptxas fits
+// the large float kernel in 128 registers with 4-24 bytes of spills (149 without, one
+// block of 8 warps a multiprocessor); the large double kernel takes 246-252 registers
+// unbounded and no spills; which is faster is for the GPU run to say.
+// Not measured yet (no GPU run of this code so far); tuning them is issue 36 item 3.
+struct gemm {
+  struct large {
+    static constexpr std::size_t block_m = 128, block_n = 128, block_k = 8;
+    static constexpr std::size_t thread_m = 8, thread_n = 8;
+    static constexpr unsigned min_blocks = 2, min_blocks_8_bytes = 0;
+  };
+  struct small {
+    static constexpr std::size_t block_m = 64, block_n = 64, block_k = 8;
+    static constexpr std::size_t thread_m = 4, thread_n = 4;
+    static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 2;
+  };
+  static constexpr std::size_t large_min_tiles = 132;
+};
+
+// gpu::gemv: `block` threads a block. A row-major A takes a warp per row (its lanes
+// striding along the row, coalesced; a work-item per row where a warp is one), each
+// lane with `items` loads in flight; a column-major (transposed) A a thread per row
+// (consecutive rows are consecutive addresses there). Not measured yet.
+struct gemv {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 4;
+};
+
 } // namespace policy
 
 namespace detail {

@@ -1,0 +1,378 @@
+// Dense linear algebra over gpu::md views (issue 36), BLAS's semantics:
+//
+//   gpu::gemm(A, B, C, alpha, beta)          C = alpha * A * B + beta * C
+//   gpu::gemm_batched(A, B, C, alpha, beta)  the same for every plane z of 3D views
+//   gpu::gemv(A, x, y, alpha, beta)          y = alpha * A * x + beta * y
+//
+// A matrix is a 2D md view whose rows are its y and columns its x: an m x k matrix A
+// (m rows of k) is gpu::md(a, k, m), B (k x n) gpu::md(b, n, k), C (m x n)
+// gpu::md(c, n, m). Any operand may be gpu::transposed of a row-major view (column-major
+// in BLAS's terms) or strided; it is read in place through its range and offset, never
+// copied. C (and y) must be writable and must not overlap A, B (x). The element type is
+// C's (y's); alpha and beta are converted to it. As in BLAS, beta == 0 means C is not
+// read (NaN or garbage in C is not propagated), and alpha == 0 means A and B are not
+// read. Extents that do not fit together are a pacxx::error naming the call, thrown
+// before anything runs: C is unchanged. Empty shapes are fine (k == 0 scales C by beta).
+//
+// gemm is CUTLASS's SIMT GEMM in pacxx's parts: blocks of 256 threads own a tile of C
+// (pacxx::policy::gemm: 128 x 128 for large problems, 64 x 64 for small ones), walk k in
+// steps of block_k with A's and B's tiles double-buffered in shared memory
+// (pacxx::block_tile: the next tile's loads in flight during the current tile's
+// arithmetic, one barrier a step), and each thread accumulates a register micro-tile
+// (8 x 8 or 4 x 4) from vector reads of shared memory. Tiles at the edges are padded
+// with zeros on load and masked on store, so every size works (1 x 1, primes). The
+// launch is one kernel; grids stride in y and z past CUDA's 65535 blocks.
+//
+// gemv: a warp per row of a row-major A (a work-item per row on OpenCL), a thread per
+// row of a column-major one (pacxx::policy::gemv).
+//
+// Not here yet (issue 36): tensor cores (mma.sync), cp.async, run-time tuning of the
+// policies (item 3); the policies are untuned.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/traits.hpp>
+
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/block/tile.hpp"
+#include "pacxx/block/warp.hpp"
+#include "pacxx/device_range.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/runtime.hpp"
+#include "pacxx/thread.hpp"
+#include "pacxx/view/md.hpp"
+
+namespace gpu {
+namespace detail {
+
+template <class M, std::size_t D> struct is_md_of_rank : std::false_type {};
+template <class V, class L, std::size_t D>
+struct is_md_of_rank<md_view<V, std::integral_constant<std::size_t, D>, L>, D> : std::true_type {};
+
+template <class M, class L> using has_layout = std::is_same<typename M::layout, L>;
+
+inline std::string dims(std::size_t rows, std::size_t cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+// The largest power of two up to 16 that divides `bytes`; vector_alignment: the one
+// that divides the sizes of a, b, c and d elements of T, so the alignment that any sum
+// of multiples of them keeps from a 16-byte aligned base.
+constexpr std::size_t pow2_dividing(std::size_t bytes, std::size_t cap = 16) {
+  return bytes % cap == 0 ? cap : pow2_dividing(bytes, cap / 2);
+}
+constexpr std::size_t min_of(std::size_t a, std::size_t b) { return a < b ? a : b; }
+template <class T>
+constexpr std::size_t vector_alignment(std::size_t a, std::size_t b, std::size_t c, std::size_t d) {
+  return min_of(min_of(pow2_dividing(sizeof(T) * a), pow2_dividing(sizeof(T) * b)),
+                min_of(pow2_dividing(sizeof(T) * c), pow2_dividing(sizeof(T) * d)));
+}
+
+// A thread's fragment of one row of a shared-memory tile: G groups of V consecutive
+// elements, the groups Apart elements apart, each group's first element Align-byte
+// aligned, so that each group is one vector load.
+template <unsigned G, unsigned V, unsigned Apart, std::size_t Align, class T>
+inline void load_fragment(const T *row, T (&f)[G * V]) {
+#pragma unroll
+  for (unsigned g = 0; g < G; ++g) {
+    const T *p = static_cast<const T *>(__builtin_assume_aligned(row + g * Apart, Align));
+#pragma unroll
+    for (unsigned i = 0; i < V; ++i)
+      f[g * V + i] = p[i];
+  }
+}
+
+// C's tile at block tile (by, bx) of plane z, under policy P (device code; every
+// thread of the block calls it). a(x, y, z) is A's element at row y, column x.
+template <class P, class T, class MA, class MB, class MC>
+inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                            std::size_t k, std::size_t by, std::size_t bx, std::size_t z, T alpha,
+                            T beta) {
+  constexpr unsigned BM = P::block_m, BN = P::block_n, BK = P::block_k;
+  constexpr unsigned TM = P::thread_m, TN = P::thread_n;
+  constexpr unsigned TY = BM / TM, TX = BN / TN, threads = TX * TY;
+  static_assert(TX % 8 == 0 && TY % 4 == 0, "policy::gemm: a warp covers 4 x 8 threads");
+  // Rows (columns) of a thread's micro-tile come in groups of V consecutive ones, the
+  // groups TY * VM (TX * VN) apart: each group is one vector read of shared memory.
+  constexpr unsigned VM = TM < 4 ? TM : 4, VN = TN < 4 ? TN : 4;
+  constexpr unsigned GM = TM / VM, GN = TN / VN;
+  // Both tiles hold k in rows: A's as BK x BM (transposed on the way in), B's as
+  // BK x BN. Threads walk the source's contiguous direction.
+  constexpr bool a_down = has_layout<MA, md_layout::row_major>::value;
+  constexpr bool b_down = has_layout<MB, md_layout::column_major>::value;
+  using tile_a = pacxx::block_tile<T, BK, BM, threads, a_down, a_down ? 4 : 0>;
+  using tile_b = pacxx::block_tile<T, BK, BN, threads, b_down, b_down ? 4 : 0>;
+  tile_a ta;
+  tile_b tb;
+
+  const unsigned l = unsigned(pacxx::Thread::get().local.x), lane = l % 32, w = l / 32;
+  const unsigned ty = (w / (TX / 8)) * 4 + lane / 8, tx = (w % (TX / 8)) * 8 + lane % 8;
+  const unsigned row0 = ty * VM, col0 = tx * VN;
+  const std::size_t m0 = by * BM, n0 = bx * BN;
+
+  // The alignment of each group's first element in shared memory (at most 16 bytes),
+  // told to the compiler so that a group's reads become one vector load (ld.shared.v4
+  // for floats); without it they stayed four scalar loads (ptxas, sm_90).
+  constexpr std::size_t align_a = vector_alignment<T>(VM, TY * VM, tile_a::pitch, tile_a::stage_size);
+  constexpr std::size_t align_b = vector_alignment<T>(VN, TX * VN, tile_b::pitch, tile_b::stage_size);
+
+  auto fetch = [&](std::size_t k0) {
+    ta.fetch([&](unsigned r, unsigned col) { return a(k0 + r, m0 + col, z); }, k - k0, m - m0);
+    tb.fetch([&](unsigned r, unsigned col) { return b(n0 + col, k0 + r, z); }, k - k0, n - n0);
+  };
+
+  T acc[TM][TN];
+#pragma unroll
+  for (unsigned i = 0; i < TM; ++i)
+#pragma unroll
+    for (unsigned j = 0; j < TN; ++j)
+      acc[i][j] = T();
+
+  const std::size_t steps = k / BK + (k % BK != 0);
+  if (steps > 0) {
+    fetch(0);
+    ta.commit(0);
+    tb.commit(0);
+    pacxx::barrier();
+  }
+  for (std::size_t s = 0; s < steps; ++s) {
+    const bool more = s + 1 < steps;
+    if (more)
+      fetch((s + 1) * BK);
+    const T *as = ta.stage(unsigned(s & 1)) + row0, *bs = tb.stage(unsigned(s & 1)) + col0;
+#pragma unroll
+    for (unsigned kk = 0; kk < BK; ++kk) {
+      T af[TM], bf[TN];
+      load_fragment<GM, VM, TY * VM, align_a>(as + kk * tile_a::pitch, af);
+      load_fragment<GN, VN, TX * VN, align_b>(bs + kk * tile_b::pitch, bf);
+#pragma unroll
+      for (unsigned i = 0; i < TM; ++i)
+#pragma unroll
+        for (unsigned j = 0; j < TN; ++j)
+          acc[i][j] += af[i] * bf[j];
+    }
+    if (more) {
+      ta.commit(unsigned((s + 1) & 1));
+      tb.commit(unsigned((s + 1) & 1));
+    }
+    // All reads of this stage are done before the next step refills it, and the
+    // other stage is complete before it is read.
+    pacxx::barrier();
+  }
+
+#pragma unroll
+  for (unsigned g = 0; g < GM; ++g)
+#pragma unroll
+    for (unsigned ii = 0; ii < VM; ++ii) {
+      const std::size_t i = m0 + g * TY * VM + row0 + ii;
+      if (i >= m)
+        continue;
+#pragma unroll
+      for (unsigned h = 0; h < GN; ++h)
+#pragma unroll
+        for (unsigned jj = 0; jj < VN; ++jj) {
+          const std::size_t j = n0 + h * TX * VN + col0 + jj;
+          if (j >= n)
+            continue;
+          const T v = alpha * acc[g * VM + ii][h * VN + jj];
+          // beta == 0: C is not read (BLAS), so NaN in C does not propagate.
+          if (beta == T())
+            c(j, i, z) = v;
+          else
+            c(j, i, z) = v + beta * T(c(j, i, z));
+        }
+    }
+}
+
+template <class P, class T, class MA, class MB, class MC>
+void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                 std::size_t k, std::size_t batch, T alpha, T beta) {
+  constexpr std::size_t threads = (P::block_m / P::thread_m) * (P::block_n / P::thread_n);
+  const std::size_t tiles_m = pacxx::detail::ceil_div(m, P::block_m);
+  const std::size_t tiles_n = pacxx::detail::ceil_div(n, P::block_n);
+  constexpr std::size_t most = pacxx::policy::shaped::max_blocks_yz;
+  const pacxx::dim grid(tiles_n, tiles_m < most ? tiles_m : most, batch < most ? batch : most);
+  pacxx::kernel(
+      [alpha, beta](const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                    std::size_t k, std::size_t batch) {
+        constexpr unsigned min_blocks = sizeof(T) <= 4 ? P::min_blocks : P::min_blocks_8_bytes;
+        if (min_blocks > 0)
+          pacxx::launch_bounds(unsigned(threads), min_blocks);
+        const pacxx::Block blk = pacxx::Block::get();
+        const pacxx::index3 g = pacxx::Grid::get().size;
+        const std::size_t tiles_m = m / P::block_m + (m % P::block_m != 0);
+        for (std::size_t z = blk.index.z; z < batch; z += g.z)
+          for (std::size_t by = blk.index.y; by < tiles_m; by += g.y)
+            gemm_block_tile<P>(a, b, c, m, n, k, by, blk.index.x, z, alpha, beta);
+      },
+      pacxx::launch_config{grid, {threads}})(a, b, c, m, n, k, batch);
+}
+
+template <class MA, class MB, class MC, class T>
+void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T alpha, T beta,
+                  const char *what) {
+  const std::size_t m = c.height(), n = c.width(), k = a.width();
+  if (a.height() != m || b.width() != n || b.height() != k)
+    throw pacxx::error(std::string(what) + ": A is " + dims(a.height(), a.width()) + ", B " +
+                       dims(b.height(), b.width()) + " and C " + dims(m, n) +
+                       " (rows x columns); A * B needs A's columns = B's rows, and C must be "
+                       "A's rows x B's columns; C is unchanged");
+  if (m == 0 || n == 0 || batch == 0)
+    return;
+  // alpha == 0: A and B are not read (BLAS); the k loop is empty and C = beta * C.
+  const std::size_t kk = alpha == T() ? 0 : k;
+  using G = pacxx::policy::gemm;
+  using L = G::large;
+  const std::size_t large_tiles =
+      pacxx::detail::ceil_div(m, L::block_m) * pacxx::detail::ceil_div(n, L::block_n) * batch;
+  // A matrix smaller than a large tile would leave most of its threads idle (a batch of
+  // 64 x 64 products takes small tiles however many there are).
+  if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
+    gemm_launch<G::large>(a, b, c, m, n, kk, batch, alpha, beta);
+  else
+    gemm_launch<G::small>(a, b, c, m, n, kk, batch, alpha, beta);
+}
+
+template <class M> using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 0))>::type;
+
+} // namespace detail
+
+template <class MA, class MB, class MC, class Alpha, class Beta>
+void gemm(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta) {
+  static_assert(detail::is_md_of_rank<MA, 2>::value && detail::is_md_of_rank<MB, 2>::value &&
+                    detail::is_md_of_rank<MC, 2>::value,
+                "gpu::gemm: A, B and C must be 2D gpu::md views (gpu::md(a, columns, rows), "
+                "gpu::transposed(...)); gpu::gemm_batched takes 3D ones");
+  using T = detail::md_value_t<MC>;
+  static_assert(std::is_arithmetic<T>::value, "gpu::gemm: C's elements must be arithmetic");
+  detail::gemm_checked(A, B, C, 1, T(alpha), T(beta), "gpu::gemm");
+}
+
+// Plane z of C = alpha * plane z of A * plane z of B + beta * plane z of C, for every z
+// (one launch). All three views have the same depth.
+template <class MA, class MB, class MC, class Alpha, class Beta>
+void gemm_batched(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta) {
+  static_assert(detail::is_md_of_rank<MA, 3>::value && detail::is_md_of_rank<MB, 3>::value &&
+                    detail::is_md_of_rank<MC, 3>::value,
+                "gpu::gemm_batched: A, B and C must be 3D gpu::md views (plane z = matrix z)");
+  using T = detail::md_value_t<MC>;
+  static_assert(std::is_arithmetic<T>::value,
+                "gpu::gemm_batched: C's elements must be arithmetic");
+  if (A.depth() != C.depth() || B.depth() != C.depth())
+    throw pacxx::error("gpu::gemm_batched: A, B and C hold " + std::to_string(A.depth()) + ", " +
+                       std::to_string(B.depth()) + " and " + std::to_string(C.depth()) +
+                       " matrices (their depths must be equal); C is unchanged");
+  detail::gemm_checked(A, B, C, C.depth(), T(alpha), T(beta), "gpu::gemm_batched");
+}
+
+namespace detail {
+
+// y[i] for a row-major A: a warp per row (device code in a block of B threads).
+template <class P, class T, class MA, class X, class Y>
+void gemv_by_warp(const MA &a, const X &x, const Y &y, std::size_t m, std::size_t n, T alpha,
+                  T beta) {
+  constexpr std::size_t per_block = P::block / 32;
+  pacxx::kernel(
+      [alpha, beta](const MA &a, const X &xv, const Y &yv, std::size_t m, std::size_t n) {
+        const std::size_t l = pacxx::Thread::get().local.x, W = pacxx::warp::size();
+        if (W == 1 && l >= per_block) // a warp of one: the first per_block threads work
+          return;
+        const std::size_t i = pacxx::Block::get().index.x * per_block + l / W, lane = l % W;
+        auto xr = xv;
+        auto xf = ranges::begin(xr);
+        using DX = ranges::range_difference_t<X>;
+        T s = T();
+        if (i < m) {
+          std::size_t j = lane;
+          // P::items loads in flight before they are summed.
+          for (; j + (P::items - 1) * W < n; j += P::items * W) {
+            T p[P::items];
+#pragma unroll
+            for (std::size_t q = 0; q < P::items; ++q)
+              p[q] = T(a(j + q * W, i)) * T(*(xf + static_cast<DX>(j + q * W)));
+#pragma unroll
+            for (std::size_t q = 0; q < P::items; ++q)
+              s += p[q];
+          }
+          for (; j < n; j += W)
+            s += T(a(j, i)) * T(*(xf + static_cast<DX>(j)));
+        }
+        s = pacxx::warp::reduce(s, std::plus<T>(), static_cast<unsigned>(W));
+        if (lane == 0 && i < m) {
+          auto yr = yv;
+          auto yi = ranges::begin(yr) + static_cast<ranges::range_difference_t<Y>>(i);
+          // beta == 0: y is not read (BLAS).
+          *yi = beta == T() ? alpha * s : alpha * s + beta * T(*yi);
+        }
+      },
+      pacxx::launch_config{{pacxx::detail::ceil_div(m, per_block)}, {P::block}})(a, x, y, m, n);
+}
+
+// y[i] for any other A: a thread per row (coalesced where A is column-major).
+template <class P, class T, class MA, class X, class Y>
+void gemv_by_thread(const MA &a, const X &x, const Y &y, std::size_t m, std::size_t n, T alpha,
+                    T beta) {
+  pacxx::kernel(
+      [alpha, beta](const MA &a, const X &xv, const Y &yv, std::size_t m, std::size_t n) {
+        const std::size_t i = pacxx::Thread::get().global.x;
+        if (i >= m)
+          return;
+        auto xr = xv;
+        auto xf = ranges::begin(xr);
+        using DX = ranges::range_difference_t<X>;
+        T s = T();
+        std::size_t j = 0;
+        for (; j + P::items <= n; j += P::items) {
+          T p[P::items];
+#pragma unroll
+          for (std::size_t q = 0; q < P::items; ++q)
+            p[q] = T(a(j + q, i)) * T(*(xf + static_cast<DX>(j + q)));
+#pragma unroll
+          for (std::size_t q = 0; q < P::items; ++q)
+            s += p[q];
+        }
+        for (; j < n; ++j)
+          s += T(a(j, i)) * T(*(xf + static_cast<DX>(j)));
+        auto yr = yv;
+        auto yi = ranges::begin(yr) + static_cast<ranges::range_difference_t<Y>>(i);
+        *yi = beta == T() ? alpha * s : alpha * s + beta * T(*yi);
+      },
+      pacxx::launch_config{{pacxx::detail::ceil_div(m, P::block)}, {P::block}})(a, x, y, m, n);
+}
+
+} // namespace detail
+
+// y = alpha * A * x + beta * y: A an m x n 2D md view (gpu::md(a, n, m), or transposed),
+// x a device range of n elements, y a writable one of m (a gpu::vector, a view over one).
+template <class MA, class X, class Y, class Alpha, class Beta>
+void gemv(const MA &A, X &&x, Y &&y, Alpha alpha, Beta beta) {
+  static_assert(detail::is_md_of_rank<MA, 2>::value,
+                "gpu::gemv: A must be a 2D gpu::md view (gpu::md(a, columns, rows))");
+  auto xv = pacxx::detail::device_view(std::forward<X>(x));
+  auto yv = pacxx::detail::device_view(std::forward<Y>(y));
+  using T = ranges::range_value_t<decltype(yv)>;
+  static_assert(std::is_arithmetic<T>::value, "gpu::gemv: y's elements must be arithmetic");
+  const std::size_t m = A.height(), n = A.width();
+  const std::size_t xn = pacxx::detail::device_size(xv), yn = pacxx::detail::device_size(yv);
+  if (xn != n || yn != m)
+    throw pacxx::error("gpu::gemv: A is " + detail::dims(m, n) + " (rows x columns), x has " +
+                       std::to_string(xn) + " elements and y " + std::to_string(yn) +
+                       " (x needs A's columns, y A's rows); y is unchanged");
+  if (m == 0)
+    return;
+  const T a = T(alpha), b = T(beta);
+  const std::size_t nn = a == T() ? 0 : n; // alpha == 0: A and x are not read
+  using P = pacxx::policy::gemv;
+  if (detail::has_layout<MA, md_layout::row_major>::value)
+    detail::gemv_by_warp<P>(A, xv, yv, m, nn, a, b);
+  else
+    detail::gemv_by_thread<P>(A, xv, yv, m, nn, a, b);
+}
+
+} // namespace gpu

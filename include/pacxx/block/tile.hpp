@@ -1,0 +1,92 @@
+// pacxx::block_tile<T, Rows, Cols, Threads, AlongRows, Pad, Stages>: a block of Threads
+// threads moves Rows x Cols tiles of a 2D source (a matrix, an md view, anything that
+// gives the element at tile coordinates) into shared memory, Stages buffers of them
+// (device code). The GEMM's operand tiles (pacxx/algorithm/gemm.hpp) are its first users:
+// CUTLASS's split of a threadblock tile iterator (global -> registers) from the store
+// into shared memory, so that the next tile's loads are in flight while the block
+// computes on the current one (double buffering with one barrier a tile):
+//
+//   pacxx::block_tile<float, 8, 128, 256, false, 4> t;   // 8 rows of 128, pitch 132
+//   t.fetch(src, rows, cols);   // this thread's elements of tile 0 -> registers
+//   t.commit(0); pacxx::barrier();
+//   for (tile i) {
+//     if (more) t.fetch(next_src, ...);   // loads of tile i + 1 in flight ...
+//     use(t.stage(i % 2));                // ... while tile i is read from shared memory
+//     if (more) t.commit((i + 1) % 2);
+//     pacxx::barrier();                   // all reads of stage i % 2 done before it is refilled
+//   }
+//
+// src(r, c) is the element at row r, column c of the tile; fetch reads only those with
+// r < rows and c < cols (the part of the tile inside the source) and puts zeros in the
+// rest, so a partial tile at an edge needs nothing from its user. AlongRows says which
+// way consecutive threads walk through the tile: down the columns (r fastest) where the
+// source is contiguous along r, along the rows (c fastest) otherwise, so that a warp's
+// loads are consecutive addresses either way. Pad elements after each row of shared
+// memory keep a warp's stores off one bank when it walks down columns (rows Cols + Pad
+// apart); a multiple of 4 keeps rows 16-byte aligned for vector reads.
+//
+// Every thread of the block must call fetch and commit (Threads of them, in a 1D block).
+// Shared-memory indices are 32-bit (a tile is far smaller than 2^32 elements), and the
+// item loops are unrolled so that the registers stay registers (block_exchange.hpp).
+#pragma once
+#include <cstddef>
+
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/thread.hpp"
+
+namespace pacxx {
+
+template <class T, std::size_t Rows, std::size_t Cols, std::size_t Threads, bool AlongRows,
+          std::size_t Pad = 0, std::size_t Stages = 2>
+class block_tile {
+public:
+  static constexpr std::size_t rows = Rows, cols = Cols, pitch = Cols + Pad;
+  static constexpr std::size_t items = Rows * Cols / Threads; // per thread
+  static constexpr std::size_t stage_size = Rows * pitch;
+
+private:
+  static_assert(Rows * Cols % Threads == 0,
+                "block_tile: the tile must have a whole number of elements per thread");
+  shared_memory<T, Stages * stage_size, 16> smem_;
+  T reg_[items];
+
+  // Tile coordinates of this thread's item k.
+  static unsigned row_of(unsigned e) { return AlongRows ? e % unsigned(Rows) : e / unsigned(Cols); }
+  static unsigned col_of(unsigned e) { return AlongRows ? e / unsigned(Rows) : e % unsigned(Cols); }
+
+public:
+  __attribute__((always_inline)) block_tile() = default;
+
+  // This thread's elements of the tile into registers: src(r, c) where r < rows_in and
+  // c < cols_in, T() elsewhere.
+  template <class Src> void fetch(const Src &src, std::size_t rows_in, std::size_t cols_in) {
+    const unsigned t = unsigned(Thread::get().local.x);
+    if (rows_in >= Rows && cols_in >= Cols) { // an inner tile: no bounds checks
+#pragma unroll
+      for (unsigned k = 0; k < items; ++k) {
+        const unsigned e = k * unsigned(Threads) + t;
+        reg_[k] = T(src(row_of(e), col_of(e)));
+      }
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < items; ++k) {
+        const unsigned e = k * unsigned(Threads) + t, r = row_of(e), c = col_of(e);
+        reg_[k] = r < rows_in && c < cols_in ? T(src(r, c)) : T();
+      }
+    }
+  }
+  // The registers into stage s of shared memory.
+  void commit(unsigned s) {
+    const unsigned t = unsigned(Thread::get().local.x);
+    T *base = smem_.data() + s * unsigned(stage_size);
+#pragma unroll
+    for (unsigned k = 0; k < items; ++k) {
+      const unsigned e = k * unsigned(Threads) + t;
+      base[row_of(e) * unsigned(pitch) + col_of(e)] = reg_[k];
+    }
+  }
+  // Stage s: row r of the tile at [r * pitch, r * pitch + Cols).
+  const T *stage(unsigned s) const { return smem_.data() + s * unsigned(stage_size); }
+};
+
+} // namespace pacxx
