@@ -61,7 +61,14 @@ configuration read_configuration(const env_lookup &lookup) {
       c.device_index = std::stoul(index);
     });
   if (std::string v = get("PACXX_TRACE"); !v.empty())
-    attempt([&] { c.trace = parse_switch("PACXX_TRACE", v); });
+    attempt([&] {
+      const std::string timeline = "timeline:";
+      if (v.compare(0, timeline.size(), timeline) != 0)
+        c.trace = parse_switch("PACXX_TRACE", v);
+      else if ((c.timeline = v.substr(timeline.size())).empty())
+        throw error("pacxx: " + setting("PACXX_TRACE", v) +
+                    " names no file; use timeline:FILE (e.g. timeline:trace.json)");
+    });
   if (std::string v = get("PACXX_STAGING"); !v.empty())
     attempt([&] { c.staging = parse_switch("PACXX_STAGING", v); });
   c.dump_dir = get("PACXX_DUMP_DIR");

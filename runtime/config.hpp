@@ -11,6 +11,7 @@
 // which the compiler plugin follows too):
 //   switches (PACXX_TRACE, PACXX_STAGING, PACXX_CACHE)  exactly 0 or 1; no yes/on/true,
 //       so that there is one spelling to document, test and grep for
+//   PACXX_TRACE also takes timeline:FILE (a trace-event file, timeline.hpp) instead
 //   megabytes (PACXX_POOL_MB, PACXX_CACHE_MAX_MB)      decimal digits, 0 included,
 //       at most what fits in bytes (size_t / uint64_t); no sign, unit or spaces
 //   counts (PACXX_KERNEL_VARIANTS)                     decimal digits, from 1 to 1000000
@@ -31,6 +32,7 @@ struct configuration {
   std::string device, device_backend;
   std::size_t device_index = 0;
   bool trace = false;   // PACXX_TRACE
+  std::string timeline; // PACXX_TRACE=timeline:FILE; empty: no timeline
   bool staging = true;  // PACXX_STAGING
   std::string dump_dir; // PACXX_DUMP_DIR; empty: no dumps
   // PACXX_POOL_MB; nullopt: the runtime's default (a quarter of the device's memory).

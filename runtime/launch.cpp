@@ -75,13 +75,14 @@ void graph_command::issue(device &dev, void *queue) const {
 }
 
 void launcher::launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-                      const launch_config &cfg, void *queue,
-                      std::vector<graph_command> *record) {
+                      const launch_config &cfg, void *queue, std::vector<graph_command> *record) {
   device &dev = devices_.current();
-  // Timed for PACXX_TRACE only: reading the clock cost about as much as the rest of the
-  // runtime's work for a launch whose kernel is loaded (perf on the build machine).
+  // Timed for PACXX_TRACE only (its lines or its timeline): reading the clock cost about
+  // as much as the rest of the runtime's work for a launch whose kernel is loaded (perf
+  // on the build machine).
   using clock = std::chrono::steady_clock;
-  const clock::time_point t0 = trace_ ? clock::now() : clock::time_point();
+  const bool timed = trace_ || events_.on();
+  const clock::time_point t0 = timed ? clock::now() : clock::time_point();
   const registered_kernel *k = registry::get().find(entry);
   if (!k)
     throw error("pacxx: launch of a kernel that no module registered; was its translation "
@@ -111,7 +112,7 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   if (b.x == 0 || b.y == 0 || b.z == 0)
     throw error("pacxx: kernel '" + ck.info.display + "' launched with an empty block");
   check_limits(ck.kernel->limits, ck.info.display, cfg);
-  const clock::time_point t1 = trace_ ? clock::now() : clock::time_point();
+  const clock::time_point t1 = timed ? clock::now() : clock::time_point();
   if (record) {
     if (g.x && g.y && g.z) {
       graph_command c;
@@ -128,6 +129,10 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     if (trace_)
       trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1,
                    note.empty() ? "captured by pacxx::capture" : note + "; captured");
+    // A capture compiles or loads its kernels (the replays are not in the timeline).
+    if (events_.on() && from != kernel_cache::origin::memory)
+      events_.range(from == kernel_cache::origin::disk ? "disk cache" : "jit", ck.info.display,
+                    queue, t0, t1, "\"captured\": true");
     return;
   }
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
@@ -141,6 +146,18 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
   }
   if (trace_)
     trace_launch(ck.info.display, cfg, devices_.current_id(), staged, from, compile_ms, t1, note);
+  if (events_.on()) {
+    // The variant's compilation or load from the disk cache, then the launch; the key
+    // (the variant) is the queue's: the track is that of the queue launched on.
+    if (from != kernel_cache::origin::memory)
+      events_.range(from == kernel_cache::origin::disk ? "disk cache" : "jit", ck.info.display,
+                    queue, t0, t1, "");
+    events_.range("launch", ck.info.display, queue, t1, timeline::clock::now(),
+                  "\"grid\": [" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " +
+                      std::to_string(g.z) + "], \"block\": [" + std::to_string(b.x) + ", " +
+                      std::to_string(b.y) + ", " + std::to_string(b.z) +
+                      "], \"dynamic_shared_bytes\": " + std::to_string(cfg.dynamic_shared_bytes));
+  }
 }
 
 } // namespace rt

@@ -12,6 +12,7 @@
 #include "devices.hpp"
 #include "kernel_cache.hpp"
 #include "stats.hpp"
+#include "timeline.hpp"
 
 #include "pacxx/runtime.hpp"
 
@@ -43,9 +44,10 @@ struct graph_command {
 
 class launcher {
 public:
-  launcher(device_selection &devices, kernel_cache &kernels, counters &stats,
+  launcher(device_selection &devices, kernel_cache &kernels, counters &stats, timeline &events,
            const configuration &c)
-      : devices_(devices), kernels_(kernels), stats_(stats), trace_(c.trace), staging_(c.staging) {}
+      : devices_(devices), kernels_(kernels), stats_(stats), events_(events), trace_(c.trace),
+        staging_(c.staging) {}
 
   // entry: the kernel's host entry address; args: size bytes aligned to align; queue:
   // a native queue, null for the device's default queue. record: where pacxx::capture
@@ -58,6 +60,7 @@ private:
   device_selection &devices_;
   kernel_cache &kernels_;
   counters &stats_;
+  timeline &events_;
   bool trace_, staging_;
 
   void check_limits(const launch_limits &l, const std::string &kernel,

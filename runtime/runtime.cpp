@@ -12,6 +12,7 @@
 #include "launch.hpp"
 #include "memory/pool.hpp"
 #include "stats.hpp"
+#include "timeline.hpp"
 
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
@@ -252,9 +253,11 @@ public:
   // the device selection (pool, then devices).
   const loaded_configuration config = load_configuration();
   counters stats;
+  // Written when it is destroyed, after everything that records into it.
+  timeline events{config.c.timeline};
   device_selection devices{config.c, config.error};
   kernel_cache kernels{config.c, stats};
-  launcher launches{devices, kernels, stats, config.c};
+  launcher launches{devices, kernels, stats, events, config.c};
 
   device &current() { return devices.current(); }
   memory_pool &pool() {
@@ -360,6 +363,7 @@ public:
     const configuration &c = config.c;
     std::string s = "device: " + (c.device.empty() ? std::string("default") : c.device) + "\n";
     s += std::string("trace: ") + (c.trace ? "on" : "off") +
+         (c.timeline.empty() ? "" : ", timeline: " + c.timeline) +
          ", staging: " + (c.staging ? "on" : "off") + "\n";
     s += "dump directory: " + (c.dump_dir.empty() ? std::string("none") : c.dump_dir) + "\n";
     s += "memory pool: " +
@@ -460,11 +464,20 @@ namespace detail {
 void *device_allocate(std::size_t bytes) {
   rt::runtime &r = rt::runtime::get();
   bool reused = false;
+  const bool timed = r.events.on(); // the clock only with a timeline
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
   void *p = r.pool().allocate(bytes, reused);
   if (bytes) {
     r.stats.allocations++;
     if (reused)
       r.stats.pool_hits++;
+    if (timed)
+      // On the track of this thread's queue (allocations are not enqueued).
+      r.events.range("allocation", reused ? "allocate (pool)" : "allocate",
+                     rt::current_queue_object ? rt::current_queue_object->native : nullptr, t0,
+                     rt::timeline::clock::now(), "\"bytes\": " + std::to_string(bytes));
   }
   return p;
 }
@@ -500,7 +513,23 @@ void device_free(void *p) noexcept {
 }
 
 namespace {
-// Host <-> device on this thread's current queue, counted.
+// op(device, queue) on this thread's current queue, recorded in the timeline as a copy
+// of `bytes` named `what`.
+// The clock is read only with a timeline (no clock reads on the hot path otherwise).
+template <class Op> void enqueue_copy(const char *what, std::size_t bytes, Op op) {
+  rt::runtime &r = rt::runtime::get();
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
+  void *q = rt::enqueue_target();
+  op(r.current(), q);
+  if (timed)
+    r.events.range("copy", what, q, t0, rt::timeline::clock::now(),
+                   "\"bytes\": " + std::to_string(bytes));
+}
+
+// Host <-> device, counted.
 void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
   rt::runtime &r = rt::runtime::get();
   if (to_host)
@@ -522,13 +551,15 @@ void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool 
     g->record(rt::graph_command::upload, dst, held, bytes);
     return;
   }
-  if (to_host) {
-    r.current().copy_to_host(dst, src, bytes, rt::enqueue_target(), async);
-    r.stats.to_host += bytes;
-  } else {
-    r.current().copy_to_device(dst, src, bytes, rt::enqueue_target(), async);
-    r.stats.to_device += bytes;
-  }
+  const char *what = to_host ? (async ? "copy to host (async)" : "copy to host")
+                             : (async ? "copy to device (async)" : "copy to device");
+  enqueue_copy(what, bytes, [&](rt::device &d, void *q) {
+    if (to_host)
+      d.copy_to_host(dst, src, bytes, q, async);
+    else
+      d.copy_to_device(dst, src, bytes, q, async);
+  });
+  (to_host ? r.stats.to_host : r.stats.to_device) += bytes;
 }
 } // namespace
 
@@ -546,25 +577,25 @@ void copy_to_host_async(void *dst, const void *src, std::size_t bytes) {
 }
 
 void copy_on_device(void *dst, const void *src, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
   if (rt::graph_object *g = rt::recording("a copy on the device")) {
     if (bytes == 0)
       return;
     g->record(rt::graph_command::copy, dst, src, bytes);
     return;
   }
-  r.current().copy_on_device(dst, src, bytes, rt::enqueue_target());
+  enqueue_copy("copy on device", bytes,
+               [&](rt::device &d, void *q) { d.copy_on_device(dst, src, bytes, q); });
 }
 
 void fill_on_device(void *dst, unsigned char byte, std::size_t bytes) {
-  rt::runtime &r = rt::runtime::get();
   if (rt::graph_object *g = rt::recording("a fill of device memory")) {
     if (bytes == 0)
       return;
     g->record(rt::graph_command::fill, dst, nullptr, bytes, byte);
     return;
   }
-  r.current().fill_on_device(dst, byte, bytes, rt::enqueue_target());
+  enqueue_copy("fill on device", bytes,
+               [&](rt::device &d, void *q) { d.fill_on_device(dst, byte, bytes, q); });
 }
 
 void *host_allocate(std::size_t bytes) {
@@ -704,7 +735,8 @@ void queue_wait_event(void *q, void *event) {
 
 void event_wait(void *event) {
   rt::refuse_in_capture("waiting for an event (e.wait(), future::get())");
-  rt::runtime::get().current().wait_event(event); }
+  rt::runtime::get().current().wait_event(event);
+}
 
 bool event_ready(void *event) { return rt::runtime::get().current().event_done(event); }
 

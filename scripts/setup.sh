@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pacxx needs on Debian 12 (as root) and configures + builds it in build/.
+#
+#   bash scripts/setup.sh              # builds everything (tests, benchmarks, examples)
+#   bash scripts/setup.sh TARGET...    # builds only these ninja targets (scripts/example.sh)
 # The CUDA toolkit is not a Debian package: when /usr/local/cuda exists, libdevice is
 # embedded for CUDA math and ptxas validates generated PTX; without it both are skipped.
 set -euo pipefail
@@ -20,7 +23,9 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           # dependencies with dpkg-shlibdeps (dpkg-dev) on the files that `file` says
           # are ELF (a minimal Debian 12 has no `file`: install_deb failed there,
           # scripts/fresh-debian.sh, 2026-11-25).
-          make dpkg-dev file)
+          make dpkg-dev file
+          # The API reference (docs/api/Doxyfile, ctest api_reference).
+          doxygen)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -33,4 +38,5 @@ fi
 
 # PACXX_WERROR=ON in the environment makes compiler warnings errors (scripts/test.sh).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${PACXX_WERROR:+-DPACXX_WERROR=$PACXX_WERROR}
-cmake --build build -j "$(nproc)"
+# No targets: all of them (what scripts/test.sh needs).
+cmake --build build -j "$(nproc)" ${1:+--target "$@"}

@@ -19,7 +19,7 @@ static const char help[] =
     "  --help         this text\n"
     "The environment read by pacxx programs (and here): PACXX_DEVICE=cuda|opencl[:index],\n"
     "PACXX_TRACE, PACXX_DUMP_DIR, PACXX_STAGING, PACXX_CACHE, PACXX_CACHE_DIR,\n"
-    "PACXX_CACHE_MAX_MB, PACXX_POOL_MB (see the README, \"Using it\").\n";
+    "PACXX_CACHE_MAX_MB, PACXX_POOL_MB, PACXX_KERNEL_VARIANTS (docs/configuration.md).\n";
 
 static std::string megabytes(std::uint64_t bytes) {
   char b[32];

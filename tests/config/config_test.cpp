@@ -140,3 +140,16 @@ TEST(Config, EveryBadVariableIsReportedAtOnce) {
                   "integer from 0 to " +
                       std::to_string(std::numeric_limits<std::uint64_t>::max() >> 20));
 }
+
+TEST(Config, TraceTakesATimelineFile) {
+  configuration c = read({{"PACXX_TRACE", "timeline:/tmp/t.json"}});
+  EXPECT_EQ(c.timeline, "/tmp/t.json");
+  EXPECT_FALSE(c.trace); // the timeline instead of the lines on stderr
+  EXPECT_EQ(read({{"PACXX_TRACE", "1"}}).timeline, "");
+  EXPECT_EQ(
+      error_of({{"PACXX_TRACE", "timeline:"}}),
+      "pacxx: PACXX_TRACE=timeline: names no file; use timeline:FILE (e.g. timeline:trace.json)");
+  // Only the exact prefix: anything else is a malformed switch.
+  EXPECT_EQ(error_of({{"PACXX_TRACE", "timeline"}}),
+            "pacxx: PACXX_TRACE=timeline is not a switch; use 0 (off) or 1 (on)");
+}

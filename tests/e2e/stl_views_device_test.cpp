@@ -2,8 +2,8 @@
 //
 //   the audit      for every view of range-v3 0.12 over a gpu::vector: whether
 //                  pacxx::is_device_range holds (random access and device copyable, the
-//                  table in README.md), checked at compile time; views with a value
-//                  template parameter (sliding_view<Rng, cache>) were wrongly refused
+//                  table in docs/views-and-algorithms.md), checked at compile time; views
+//                  with a value template parameter (sliding_view<Rng, cache>) were wrongly refused
 //   sliding        view::sliding(2) feeding an adjacent-difference reduce (the reproducer)
 //                  and a transform of windows of 3
 //   cartesian_product, bounded cycle, replace_if, intersperse, take_last, drop_last ...

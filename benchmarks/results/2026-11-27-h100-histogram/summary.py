@@ -5,7 +5,7 @@
 #     zeroing kernels, grid 1, are left out);
 #   ncu/pages/: the details and SASS pages of `--set full` (skewed 2^21, pacxx and CUB):
 #     stall samples by reason and the hottest instructions;
-#   ab/call*/: the benchmark processes, compared by benchmarks/compare_runs.py.
+#   ab/call*/: the benchmark processes, compared by benchmarks/tools/compare_runs.py.
 import glob
 import os
 import re
@@ -15,7 +15,7 @@ import sys
 from collections import defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..', '..'))
+sys.path.insert(0, os.path.join(here, '..', '..', 'tools'))
 import ncu_csv  # noqa: E402
 
 
@@ -104,7 +104,7 @@ def full_profiles():
 
 
 def ab():
-    cmp = os.path.join(here, '..', '..', 'compare_runs.py')
+    cmp = os.path.join(here, '..', '..', 'tools', 'compare_runs.py')
     calls = {
         'call1': 'main (the code of 0317b7f), three processes, 10 repetitions each',
         'call2': 'policy variants at 2^20-2^22, 10 repetitions: 384 x 16 at 528 blocks (b384), '

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""PACXX_TRACE=timeline:FILE (runtime/timeline.hpp): runs a program with it and checks
+the file: valid JSON in the trace-event format (what Perfetto and chrome://tracing
+open), every range complete (name, category, start, duration, track), every track a
+named queue, the ranges of one track nested or apart (never half overlapping), the
+launches the program makes (one per fused algorithm: PART=COUNT, PART a part of the
+kernels' names, such as the algorithm's header reduce.hpp), a JIT compilation
+before the first launch of each kernel (the tests run with PACXX_CACHE=0), and copies
+with their sizes.
+
+usage: timeline_check.py PART=COUNT... -- PROGRAM [ARGS...]
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def check(path, expected):
+    with open(path) as f:
+        trace = json.load(f)  # not JSON: the test fails here, with the parser's message
+    events = trace['traceEvents']
+    names = {e['tid']: e['args']['name'] for e in events
+             if e.get('ph') == 'M' and e.get('name') == 'thread_name'}
+    ranges = [e for e in events if e.get('ph') == 'X']
+    problems = []
+    for e in ranges:
+        for key in ('name', 'cat', 'ts', 'dur', 'pid', 'tid', 'args'):
+            if key not in e:
+                problems.append('range without %s: %r' % (key, e))
+        if e.get('ts', -1) < 0 or e.get('dur', -1) < 0:
+            problems.append('negative time: %r' % e)
+        if e.get('tid') not in names:
+            problems.append('range on a track without a name: %r' % e)
+    # One track: every two ranges nested or apart (a slack of 1 ns for the rounding).
+    by_track = collections.defaultdict(list)
+    for e in ranges:
+        by_track[e['tid']].append((e['ts'], e['ts'] + e['dur'], e['name']))
+    for tid, rs in by_track.items():
+        rs.sort(key=lambda r: (r[0], -r[1]))
+        open_ends = []
+        for begin, end, name in rs:
+            while open_ends and open_ends[-1][0] <= begin + 1e-3:
+                open_ends.pop()
+            if open_ends and end > open_ends[-1][0] + 1e-3:
+                problems.append('track %s: %s [%.3f, %.3f) half overlaps %s' % (
+                    names.get(tid), name, begin, end, open_ends[-1][1]))
+            open_ends.append((end, name))
+    # Kernels are named as PACXX_TRACE names them: the lambda and its place in the source
+    # (for the GPU STL, in pacxx's header of the algorithm), so expectations are parts of
+    # names; every launch must match one.
+    launches = collections.Counter(e['name'] for e in ranges if e['cat'] == 'launch')
+    got = collections.Counter()
+    for name, n in launches.items():
+        match = [p for p in expected if p in name]
+        if len(match) != 1:
+            problems.append('launch %s matches %d of the expected names %s' % (
+                name, len(match), sorted(expected)))
+        else:
+            got[match[0]] += n
+    if dict(got) != expected:
+        problems.append('launches %s, expected %s' % (dict(launches), expected))
+    first = {}
+    for e in sorted(ranges, key=lambda e: e['ts']):
+        if e['cat'] in ('jit', 'disk cache', 'launch'):
+            first.setdefault(e['name'], e['cat'])
+    for kernel, cat in first.items():
+        if cat != 'jit':
+            problems.append('the first range of %s is a %s, not its compilation' % (kernel, cat))
+    copies = [e for e in ranges if e['cat'] == 'copy']
+    if not copies or any(e['args'].get('bytes', 0) <= 0 for e in copies):
+        problems.append('no copy, or a copy without its size: %r' % copies[:3])
+    return problems, len(ranges), len(names)
+
+
+def main(expectations, program):
+    expected = {}
+    for x in expectations:
+        name, _, count = x.rpartition('=')
+        expected[name] = int(count)
+    fd, path = tempfile.mkstemp(suffix='.json')
+    os.close(fd)
+    try:
+        env = dict(os.environ, PACXX_TRACE='timeline:' + path)
+        r = subprocess.run(program, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        print(r.stdout, end='')
+        if r.returncode != 0:
+            print('timeline_check: %s exited with %d' % (' '.join(program), r.returncode))
+            return 1
+        problems, count, tracks = check(path, expected)
+    finally:
+        os.unlink(path)
+    if problems:
+        print('\n'.join(problems))
+        print('timeline_check: FAILED')
+        return 1
+    print('timeline_check: %d ranges on %d track(s); launches %s' % (count, tracks, expected))
+    return 0
+
+
+if __name__ == '__main__':
+    if '--' not in sys.argv[2:-1]:
+        sys.exit(__doc__)
+    split = sys.argv.index('--')
+    sys.exit(main(sys.argv[1:split], sys.argv[split + 1:]))
