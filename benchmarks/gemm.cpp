@@ -56,8 +56,8 @@ template <class T> struct problem {
 
 template <class T> problem<T> &cached(std::size_t m, std::size_t n, std::size_t k) {
   // Never destroyed: the runtime may be gone by the time static objects are.
-  static auto *all = new std::map<std::tuple<std::size_t, std::size_t, std::size_t>,
-                                  std::unique_ptr<problem<T>>>;
+  static auto *all =
+      new std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::unique_ptr<problem<T>>>;
   auto &p = (*all)[std::make_tuple(m, n, k)];
   if (!p)
     p.reset(new problem<T>(m, n, k));
@@ -97,9 +97,15 @@ void shapes(benchmark::internal::Benchmark *b) {
   b->ArgNames({"m", "n", "k"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 
-void sgemm_pacxx(benchmark::State &s) { run<float>(s, [](problem<float> &p) { pacxx_gemm(p); }); }
-void sgemm_cublas(benchmark::State &s) { run<float>(s, [](problem<float> &p) { cublas_gemm(p); }); }
-void dgemm_pacxx(benchmark::State &s) { run<double>(s, [](problem<double> &p) { pacxx_gemm(p); }); }
+void sgemm_pacxx(benchmark::State &s) {
+  run<float>(s, [](problem<float> &p) { pacxx_gemm(p); });
+}
+void sgemm_cublas(benchmark::State &s) {
+  run<float>(s, [](problem<float> &p) { cublas_gemm(p); });
+}
+void dgemm_pacxx(benchmark::State &s) {
+  run<double>(s, [](problem<double> &p) { pacxx_gemm(p); });
+}
 void dgemm_cublas(benchmark::State &s) {
   run<double>(s, [](problem<double> &p) { cublas_gemm(p); });
 }
@@ -121,8 +127,8 @@ void run_batched(benchmark::State &state, bool use_pacxx) {
   if (b.size() == 0)
     b = gpu::copy(randoms<float>(batch * k * n, 3 + batch));
   auto pacxx_call = [&] {
-    gpu::gemm_batched(gpu::md(p.a, k, m, batch), gpu::md(b, n, k, batch),
-                      gpu::md(p.c, n, m, batch), 1.f, 0.f);
+    gpu::gemm_batched(gpu::md(p.a, k, m, batch), gpu::md(b, n, k, batch), gpu::md(p.c, n, m, batch),
+                      1.f, 0.f);
     pacxx::synchronize();
   };
   auto cublas_call = [&] {

@@ -77,9 +77,8 @@ void reset(data &d) {
 }
 
 void per_launch(benchmark::State &state, int count) {
-  state.counters["launch_us"] =
-      benchmark::Counter(count * 1e-6, benchmark::Counter::kIsIterationInvariantRate |
-                                           benchmark::Counter::kInvert);
+  state.counters["launch_us"] = benchmark::Counter(
+      count * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 template <class F> void run_direct(benchmark::State &state, F launch) {
@@ -200,7 +199,8 @@ void fixed_point_iterate_graph(benchmark::State &state) {
 void fixed_point_iterate_callable(benchmark::State &state) {
   const pacxx::queue &q = pacxx::queue::default_queue();
   run_fixed_point(state, [&](loop_data &d) {
-    return gpu::iterate_until(q, [&] { pass(d); }, d.left, gpu::iterate_options().check_every(8));
+    return gpu::iterate_until(
+        q, [&] { pass(d); }, d.left, gpu::iterate_options().check_every(8));
   });
 }
 

@@ -65,8 +65,12 @@ bool close(const gpu::vector<float> &a, const gpu::vector<float> &b) {
   return true;
 }
 
-std::size_t side2(benchmark::State &s) { return std::size_t(std::llround(std::sqrt(double(s.range(0))))); }
-std::size_t side3(benchmark::State &s) { return std::size_t(std::llround(std::cbrt(double(s.range(0))))); }
+std::size_t side2(benchmark::State &s) {
+  return std::size_t(std::llround(std::sqrt(double(s.range(0)))));
+}
+std::size_t side3(benchmark::State &s) {
+  return std::size_t(std::llround(std::cbrt(double(s.range(0)))));
+}
 
 template <class F> void timed(benchmark::State &state, std::size_t bytes, F f) {
   for (auto _ : state)
@@ -199,9 +203,8 @@ void transpose_pacxx(benchmark::State &s) {
 void indices_pacxx(benchmark::State &s) {
   arrays &a = cached(side2(s), side2(s), 1);
   timed(s, 4 * a.w * a.h, [&] {
-    gpu::transform(gpu::views::indices(a.w, a.h), a.out, [](pacxx::index2 i) {
-      return float(i.x) * 0.5f + float(i.y);
-    });
+    gpu::transform(gpu::views::indices(a.w, a.h), a.out,
+                   [](pacxx::index2 i) { return float(i.x) * 0.5f + float(i.y); });
     pacxx::synchronize();
   });
 }
@@ -209,9 +212,8 @@ void indices_iota(benchmark::State &s) {
   arrays &a = cached(side2(s), side2(s), 1);
   const std::size_t w = a.w;
   timed(s, 4 * a.w * a.h, [&] {
-    gpu::transform(view::iota(std::size_t(0), a.w * a.h), a.out, [w](std::size_t i) {
-      return float(i % w) * 0.5f + float(i / w);
-    });
+    gpu::transform(view::iota(std::size_t(0), a.w * a.h), a.out,
+                   [w](std::size_t i) { return float(i % w) * 0.5f + float(i / w); });
     pacxx::synchronize();
   });
 }

@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -116,8 +116,8 @@ private:
   std::string dump_dir_;
 
   void load(cached_kernel &c, const void *entry, device &dev,
-            const std::vector<std::uint64_t> *staged, std::size_t args_size,
-            std::size_t args_align, origin &from, std::string &note);
+            const std::vector<std::uint64_t> *staged, std::size_t args_size, std::size_t args_align,
+            origin &from, std::string &note);
   std::string cache_key(const registered_kernel &k, device &dev,
                         const std::vector<std::uint64_t> *staged) const;
 };

@@ -53,8 +53,7 @@ public:
   // a native queue, null for the device's default queue. record: where pacxx::capture
   // keeps the launch instead of issuing it (queue is then unused).
   void launch(const void *entry, const void *args, std::size_t size, std::size_t align,
-              const launch_config &cfg, void *queue,
-              std::vector<graph_command> *record = nullptr);
+              const launch_config &cfg, void *queue, std::vector<graph_command> *record = nullptr);
 
 private:
   device_selection &devices_;

@@ -8,11 +8,11 @@ pkg=/tmp/pkg && rm -rf $pkg && mkdir -p $pkg && tar -C $pkg -xJf "$root/.device/
 export LD_LIBRARY_PATH=$pkg/lib NCCL_NVLS_ENABLE=0
 log=$OUT/logs && mkdir -p $log
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv > $log/machine.txt
-for t in $pkg/tests/*; do
+for t in $(ls $pkg/tests/* | grep -E "${TESTS:-.}"); do
   n=$(basename $t)
   PACXX_DEVICE=cuda PACXX_CACHE=0 timeout 300 $t > $log/$n.log 2>&1; echo "$n rc=$?" >> $log/summary.txt
 done
-for e in $pkg/bin/*; do
+for e in $(ls $pkg/bin/* | grep -E "${EXAMPLES:-.}"); do
   n=$(basename $e); [ "$n" = pacxx-info ] && continue
   PACXX_DEVICE=cuda PACXX_CACHE=0 timeout 120 $e >> $log/examples.log 2>&1; echo "$n rc=$?" >> $log/summary.txt
 done
@@ -23,7 +23,7 @@ done
 cd $pkg
 for prog in ${BENCH:-}; do
   case $prog in
-    launches) PACXX_BENCH_ONLY=launches ./gpu-bench.sh $OUT/bench > $log/bench_launches.txt 2>&1 ;;
+    launches|gemm) PACXX_BENCH_ONLY=$prog ./gpu-bench.sh $OUT/bench > $log/bench_$prog.txt 2>&1 ;;
     rof) LD_LIBRARY_PATH=$pkg/lib PACXX_POOL_MB=0 ./benchmarks/rof_benchmark --benchmark_filter='rof_(pacxx|pacxxgraph|cuda)/(1024|4096)' \
            --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
            --benchmark_out=$OUT/bench/rof.json --benchmark_out_format=json > $log/bench_rof.txt 2>&1 ;;

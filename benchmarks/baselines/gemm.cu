@@ -14,7 +14,7 @@
   do {                                                                                             \
     cublasStatus_t s = (call);                                                                     \
     if (s != CUBLAS_STATUS_SUCCESS) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, int(s));   \
+      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, int(s));    \
       std::abort();                                                                                \
     }                                                                                              \
   } while (0)
@@ -42,13 +42,12 @@ extern "C" void cublas_dgemm(const double *a, const double *b, double *c, int m,
   CHECK(cudaDeviceSynchronize());
 }
 
-extern "C" void cublas_sgemm_batched(const float *a, const float *b, float *c, int m, int n,
-                                     int k, int batch) {
+extern "C" void cublas_sgemm_batched(const float *a, const float *b, float *c, int m, int n, int k,
+                                     int batch) {
   const float one = 1.f, zero = 0.f;
-  CHECK_BLAS(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n,
-                                       static_cast<long long>(k) * n, a, k,
-                                       static_cast<long long>(m) * k, &zero, c, n,
-                                       static_cast<long long>(m) * n, batch));
+  CHECK_BLAS(cublasSgemmStridedBatched(
+      handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, static_cast<long long>(k) * n, a, k,
+      static_cast<long long>(m) * k, &zero, c, n, static_cast<long long>(m) * n, batch));
   CHECK(cudaDeviceSynchronize());
 }
 

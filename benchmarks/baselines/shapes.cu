@@ -11,7 +11,8 @@ __global__ void jacobi2d(const float *in, float *out, int w, int h) {
   if (x >= w || y >= h)
     return;
   auto at = [&](int xx, int yy) { return in[(size_t)clampi(yy, h) * w + clampi(xx, w)]; };
-  out[(size_t)y * w + x] = 0.25f * (at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1)) - at(x, y);
+  out[(size_t)y * w + x] =
+      0.25f * (at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1)) - at(x, y);
 }
 
 __global__ void jacobi3d(const float *in, float *out, int w, int h, int d) {

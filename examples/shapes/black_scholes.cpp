@@ -20,8 +20,8 @@ template <class T> T cnd(T d) {
   const T a1 = T(0.31938153), a2 = T(-0.356563782), a3 = T(1.781477937), a4 = T(-1.821255978),
           a5 = T(1.330274429), rsqrt2pi = T(0.39894228040143267793994605993438);
   const T k = T(1) / (T(1) + T(0.2316419) * std::fabs(d));
-  const T c = rsqrt2pi * std::exp(T(-0.5) * d * d) *
-              (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
+  const T c =
+      rsqrt2pi * std::exp(T(-0.5) * d * d) * (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
   return d > T(0) ? T(1) - c : c;
 }
 
@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
     price<double>(s[i], x[i], t[i], r, v, wc, wp);
     worst = std::fmax(worst, std::fmax(std::fabs(c[i] - wc), std::fabs(p[i] - wp)) / 100.0);
   }
-  std::printf("black_scholes: %zu options, largest error %.2e of the price scale (100)\n", n, worst);
+  std::printf("black_scholes: %zu options, largest error %.2e of the price scale (100)\n", n,
+              worst);
   if (!(worst < 1e-4)) {
     std::printf("FAILED: error above 1e-4\n");
     return 1;

@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
   const std::size_t w = argc > 2 ? std::strtoul(argv[1], nullptr, 10) : 640;
   const std::size_t h = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 480;
   const unsigned limit = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 256;
-  const escape_time f{-2.f, -1.25f, 3.f / static_cast<float>(w), 2.5f / static_cast<float>(h), limit};
+  const escape_time f{-2.f, -1.25f, 3.f / static_cast<float>(w), 2.5f / static_cast<float>(h),
+                      limit};
 
   gpu::vector<unsigned> image(w * h);
   gpu::transform(gpu::views::indices(w, h), image, f);
@@ -46,8 +47,9 @@ int main(int argc, char **argv) {
       if (k != want)
         ++differ;
     }
-  std::printf("mandelbrot %zux%zu, %u iterations: %zu pixels in the set, %zu differ from the host\n",
-              w, h, limit, inside, differ);
+  std::printf(
+      "mandelbrot %zux%zu, %u iterations: %zu pixels in the set, %zu differ from the host\n", w, h,
+      limit, inside, differ);
   if (differ * 200 > w * h) {
     std::printf("FAILED: more than 0.5%% of the pixels differ\n");
     return 1;

@@ -177,10 +177,13 @@ TEST(Graph, HostReadbacksAreErrorsAtCapture) {
     EXPECT_NE(e.find("pacxx::capture"), std::string::npos) << e;
     EXPECT_NE(e.find("cannot be captured"), std::string::npos) << e;
   }
-  EXPECT_NE(capture_error([&] { scale(d, 1, 1); pacxx::kernel([](int *) {}, {{1}, {1}}).on(other)(d.data()); })
-                .find("another queue"),
+  EXPECT_NE(capture_error([&] {
+              scale(d, 1, 1);
+              pacxx::kernel([](int *) {}, {{1}, {1}}).on(other)(d.data());
+            }).find("another queue"),
             std::string::npos);
-  EXPECT_NE(capture_error([&] { pacxx::capture(q, [] {}); }).find("do not nest"), std::string::npos);
+  EXPECT_NE(capture_error([&] { pacxx::capture(q, [] {}); }).find("do not nest"),
+            std::string::npos);
   // After the failed captures nothing is recording and nothing ran: d is unchanged.
   EXPECT_EQ(gpu::copy(q, d), ints(1000, 5));
   scale(d, 1, 1);
@@ -284,8 +287,9 @@ TEST(IterateUntil, MaximumIsAnErrorWithTheLastIterationsData) {
   EXPECT_EQ(gpu::iterate_until(q, step_d, d.left,
                                gpu::iterate_options().max_iterations(12).check_every(5)),
             12u);
-  EXPECT_NE(error_of([&] { gpu::iterate_until(q, step_d, d.left, gpu::iterate_options().check_every(0)); })
-                .find("check_every(0)"),
+  EXPECT_NE(error_of([&] {
+              gpu::iterate_until(q, step_d, d.left, gpu::iterate_options().check_every(0));
+            }).find("check_every(0)"),
             std::string::npos);
 }
 
@@ -305,7 +309,8 @@ TEST(IterateUntil, CallableBodyAndHostTest) {
   EXPECT_EQ(c.run_count(), 35);
   // A callable body with a device test.
   countdown d(9);
-  EXPECT_EQ(gpu::iterate_until(q, [&] { d.step(); }, d.left, gpu::iterate_options().check_every(3)),
+  EXPECT_EQ(gpu::iterate_until(
+                q, [&] { d.step(); }, d.left, gpu::iterate_options().check_every(3)),
             9u);
 }
 

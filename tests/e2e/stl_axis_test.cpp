@@ -151,8 +151,9 @@ TEST(Axis, EmptyFoldsGiveInitAndBadCallsAreErrors) {
     gpu::reduce_rows(gpu::md(a, 4, 3), small, 0);
     FAIL() << "no error";
   } catch (const pacxx::error &e) {
-    EXPECT_NE(std::string(e.what()).find("gpu::reduce_rows: the output has 2 elements, there are 3"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("gpu::reduce_rows: the output has 2 elements, there are 3"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_THROW(gpu::reduce_axis(gpu::md(a, 4, 3), 2, small, 0), pacxx::error);

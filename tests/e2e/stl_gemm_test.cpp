@@ -31,8 +31,9 @@ template <bool Tr, class V> auto matrix(V &v, std::size_t rows, std::size_t cols
     return gpu::md(v, cols, rows);
 }
 // Element (i, j) of the same matrix in the host copy h.
-template <class T> T at(const std::vector<T> &h, bool tr, std::size_t rows, std::size_t cols,
-                        std::size_t i, std::size_t j) {
+template <class T>
+T at(const std::vector<T> &h, bool tr, std::size_t rows, std::size_t cols, std::size_t i,
+     std::size_t j) {
   return tr ? h[j * rows + i] : h[i * cols + j];
 }
 
@@ -64,16 +65,16 @@ void expect_close(const std::vector<T> &got, const std::vector<T> &a, bool ta,
       bound = 2 * eps * double(s.k + 2) * bound + std::numeric_limits<T>::min();
       const double g = double(got[i * s.n + j]);
       if (!(std::fabs(g - ref) <= bound) && ++wrong <= 5)
-        ADD_FAILURE() << "C(" << i << ", " << j << ") = " << g << ", expected " << ref
-                      << " within " << bound;
+        ADD_FAILURE() << "C(" << i << ", " << j << ") = " << g << ", expected " << ref << " within "
+                      << bound;
     }
   EXPECT_EQ(wrong, 0u);
 }
 
 template <class T, bool TA, bool TB>
 void check_gemm(shape s, double alpha, double beta, std::uint64_t seed, bool nan_c = false) {
-  SCOPED_TRACE(testing::Message() << (sizeof(T) == 4 ? "float " : "double ") << s.m << " x "
-                                  << s.n << " x " << s.k << (TA ? " A^T" : "") << (TB ? " B^T" : "")
+  SCOPED_TRACE(testing::Message() << (sizeof(T) == 4 ? "float " : "double ") << s.m << " x " << s.n
+                                  << " x " << s.k << (TA ? " A^T" : "") << (TB ? " B^T" : "")
                                   << " alpha " << alpha << " beta " << beta);
   const std::vector<T> ha = random_vector<T>(s.m * s.k, seed, -1, 1);
   const std::vector<T> hb = random_vector<T>(s.k * s.n, seed + 1, -1, 1);
@@ -89,7 +90,7 @@ void check_gemm(shape s, double alpha, double beta, std::uint64_t seed, bool nan
 
 // Shapes below and above a tile in every dimension; 1500 x 1420 x 9 has 144 tiles of
 // 128 x 128, so it takes the large policy (policy::gemm::large_min_tiles).
-const shape shapes[] = {{1, 1, 1},     {1, 37, 1},     {37, 1, 1},    {1, 1, 300},
+const shape shapes[] = {{1, 1, 1},     {1, 37, 1},      {37, 1, 1},    {1, 1, 300},
                         {37, 41, 43},  {128, 128, 128}, {200, 1, 300}, {1, 200, 300},
                         {65, 129, 17}, {64, 64, 8},     {3, 5, 7},     {1500, 1420, 9}};
 
@@ -153,8 +154,8 @@ TEST(Gemm, TransposedOutput) {
   const std::vector<float> ha = random_vector<float>(s.m * s.k, 51, -1, 1);
   const std::vector<float> hb = random_vector<float>(s.k * s.n, 52, -1, 1);
   gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), c(s.m * s.n), r(s.m * s.n);
-  gpu::gemm(gpu::md(a, s.k, s.m), gpu::md(b, s.n, s.k), gpu::transposed(gpu::md(c, s.m, s.n)),
-            1.f, 0.f);
+  gpu::gemm(gpu::md(a, s.k, s.m), gpu::md(b, s.n, s.k), gpu::transposed(gpu::md(c, s.m, s.n)), 1.f,
+            0.f);
   gpu::gemm(gpu::md(a, s.k, s.m), gpu::md(b, s.n, s.k), gpu::md(r, s.n, s.m), 1.f, 0.f);
   const std::vector<float> hcT = gpu::copy(c), hr = gpu::copy(r);
   for (std::size_t i = 0; i < s.m; ++i)
@@ -198,8 +199,8 @@ TEST(GemmBatched, PlanesAreIndependentProducts) {
   const std::vector<float> hb = random_vector<float>(batch * k * n, 62, -1, 1);
   const std::vector<float> hc = random_vector<float>(batch * m * n, 63, -1, 1);
   gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), c = gpu::copy(hc), ct = gpu::copy(hc);
-  gpu::gemm_batched(gpu::md(a, k, m, batch), gpu::md(b, n, k, batch), gpu::md(c, n, m, batch),
-                    1.5f, 0.5f);
+  gpu::gemm_batched(gpu::md(a, k, m, batch), gpu::md(b, n, k, batch), gpu::md(c, n, m, batch), 1.5f,
+                    0.5f);
   // The same with A given as transposed planes of a k x m x batch array (a strided view).
   std::vector<float> hat(ha.size());
   for (std::size_t z = 0; z < batch; ++z)
@@ -230,8 +231,7 @@ template <class T, bool TA>
 void check_gemv(std::size_t m, std::size_t n, double alpha, double beta, std::uint64_t seed,
                 bool nan_y = false) {
   SCOPED_TRACE(testing::Message() << (sizeof(T) == 4 ? "float " : "double ") << m << " x " << n
-                                  << (TA ? " A^T" : "") << " alpha " << alpha << " beta "
-                                  << beta);
+                                  << (TA ? " A^T" : "") << " alpha " << alpha << " beta " << beta);
   const std::vector<T> ha = random_vector<T>(m * n, seed, -1, 1);
   const std::vector<T> hx = random_vector<T>(n, seed + 1, -1, 1);
   std::vector<T> hy = random_vector<T>(m, seed + 2, -1, 1);

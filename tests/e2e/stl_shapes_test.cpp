@@ -122,10 +122,11 @@ TEST_P(Shapes2D, TransformOverAnMdViewOfAViewAndIntoATransposedOutput) {
 TEST_P(Shapes2D, IndicesUnderAViewAreAnOrdinaryRange) {
   const Shape s = GetParam();
   // A reduction over indices under view::transform: the 1D path (a division each).
-  const long long got = gpu::reduce(
-      gpu::views::indices(s.w, s.h) |
-          view::transform([](pacxx::index2 i) { return static_cast<long long>(i.x * 3 + i.y); }),
-      0ll);
+  const long long got =
+      gpu::reduce(gpu::views::indices(s.w, s.h) | view::transform([](pacxx::index2 i) {
+                    return static_cast<long long>(i.x * 3 + i.y);
+                  }),
+                  0ll);
   long long want = 0;
   for (std::size_t y = 0; y < s.h; ++y)
     for (std::size_t x = 0; x < s.w; ++x)
@@ -152,8 +153,7 @@ TEST_P(Shapes2D, ReplicatedRowsAndColumnsBroadcast) {
 
 INSTANTIATE_TEST_SUITE_P(Extents, Shapes2D,
                          ::testing::Values(Shape{1, 1, 1}, Shape{1, 37, 1}, Shape{37, 1, 1},
-                                           Shape{31, 17, 1}, Shape{257, 129, 1},
-                                           Shape{1000, 3, 1}),
+                                           Shape{31, 17, 1}, Shape{257, 129, 1}, Shape{1000, 3, 1}),
                          name);
 
 TEST(Shapes3D, PlanesIndicesAndATransformMatchTheHost) {
@@ -202,9 +202,8 @@ TEST(Shapes, ReshapeKeepsTheElements) {
   EXPECT_EQ(b.width(), 12u);
   EXPECT_EQ(b.height(), 5u);
   gpu::vector<int> out(60);
-  gpu::for_each(gpu::views::indices(12, 5), [b, o = gpu::md(out, 12, 5)](pacxx::index2 i) {
-    o(i.x, i.y) = b(i.x, i.y);
-  });
+  gpu::for_each(gpu::views::indices(12, 5),
+                [b, o = gpu::md(out, 12, 5)](pacxx::index2 i) { o(i.x, i.y) = b(i.x, i.y); });
   EXPECT_EQ(gpu::copy(out), host);
   // A row of a reshaped row of a 3D view: offsets compose.
   auto c = gpu::md(v, 3, 4, 5);
@@ -261,7 +260,8 @@ TEST(FastDivmod, AgreesWithDivision) {
   auto check = [&](std::size_t d) {
     const pacxx::detail::fast_divmod f(d, std::size_t(1) << 31);
     const std::size_t top = (std::size_t(1) << 31) - 1;
-    for (std::size_t n : {std::size_t(0), d - 1, d < top ? d : top, top, top - 1, d <= top ? top - d : 0})
+    for (std::size_t n :
+         {std::size_t(0), d - 1, d < top ? d : top, top, top - 1, d <= top ? top - d : 0})
       ASSERT_EQ(f.div(n), n / d) << n << " / " << d;
     for (int k = 0; k < 50; ++k) {
       const std::size_t n = static_cast<std::size_t>(r.next() >> 33);

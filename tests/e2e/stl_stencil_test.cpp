@@ -102,14 +102,15 @@ TEST_P(Stencil2D, FivePointMatchesTheHost) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, Stencil2D,
-    ::testing::Values(Case{1, 1, Mode::clamp}, Case{1, 1, Mode::mirror}, Case{1, 37, Mode::wrap},
-                      Case{37, 1, Mode::constant}, Case{2, 2, Mode::mirror},
-                      Case{31, 17, Mode::clamp}, Case{31, 17, Mode::mirror},
-                      Case{31, 17, Mode::wrap}, Case{31, 17, Mode::constant},
-                      Case{257, 129, Mode::clamp}, Case{257, 129, Mode::mirror}),
-    name);
+INSTANTIATE_TEST_SUITE_P(Shapes, Stencil2D,
+                         ::testing::Values(Case{1, 1, Mode::clamp}, Case{1, 1, Mode::mirror},
+                                           Case{1, 37, Mode::wrap}, Case{37, 1, Mode::constant},
+                                           Case{2, 2, Mode::mirror}, Case{31, 17, Mode::clamp},
+                                           Case{31, 17, Mode::mirror}, Case{31, 17, Mode::wrap},
+                                           Case{31, 17, Mode::constant},
+                                           Case{257, 129, Mode::clamp},
+                                           Case{257, 129, Mode::mirror}),
+                         name);
 
 TEST(Stencil, NonSquareAndLargeRadiiWithMirror) {
   // stencil<2, 0>: a 5 x 1 horizontal window; and a 17 x 17 box wider than a 5-wide
@@ -119,9 +120,8 @@ TEST(Stencil, NonSquareAndLargeRadiiWithMirror) {
       const std::vector<float> host = pacxx_test::random_floats(w * h, 5, 0.f, 1.f);
       gpu::vector<float> in = gpu::copy(host), row5(w * h), box(w * h);
       const auto a = gpu::md(in, w, h);
-      gpu::transform(gpu::stencil<2, 0>(a, gpu::boundary::mirror), row5, [](auto n) {
-        return n(-2, 0) + n(-1, 0) + n(0, 0) + n(1, 0) + n(2, 0);
-      });
+      gpu::transform(gpu::stencil<2, 0>(a, gpu::boundary::mirror), row5,
+                     [](auto n) { return n(-2, 0) + n(-1, 0) + n(0, 0) + n(1, 0) + n(2, 0); });
       gpu::transform(gpu::stencil<8>(a, gpu::boundary::mirror), box, [](auto n) {
         float s = 0.f;
         for (int dy = -8; dy <= 8; ++dy)
@@ -146,16 +146,17 @@ TEST(Stencil, NonSquareAndLargeRadiiWithMirror) {
 
 TEST(Stencil, SevenPoint3DAndWrap1D) {
   const long w = 13, h = 7, d = 5;
-  const std::vector<float> host = pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 3, -1.f, 1.f);
+  const std::vector<float> host =
+      pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 3, -1.f, 1.f);
   gpu::vector<float> in = gpu::copy(host), out(host.size());
   gpu::transform(gpu::stencil<1>(gpu::md(in, 13, 7, 5), gpu::boundary::clamp), out, [](auto n) {
     return n(0, 0, 0) + n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) +
            n(0, 0, 1);
   });
   auto at = [&](long x, long y, long z) {
-    return host[static_cast<std::size_t>(host_map(x, w, Mode::clamp) +
-                                         w * (host_map(y, h, Mode::clamp) +
-                                              h * host_map(z, d, Mode::clamp)))];
+    return host[static_cast<std::size_t>(
+        host_map(x, w, Mode::clamp) +
+        w * (host_map(y, h, Mode::clamp) + h * host_map(z, d, Mode::clamp)))];
   };
   const std::vector<float> g = gpu::copy(out);
   for (long z = 0; z < d; ++z)
@@ -163,7 +164,8 @@ TEST(Stencil, SevenPoint3DAndWrap1D) {
       for (long x = 0; x < w; ++x) {
         const float want = at(x, y, z) + at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z) +
                            at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1);
-        ASSERT_EQ(g[static_cast<std::size_t>(x + w * (y + h * z))], want) << x << "," << y << "," << z;
+        ASSERT_EQ(g[static_cast<std::size_t>(x + w * (y + h * z))], want)
+            << x << "," << y << "," << z;
       }
   // 1D, periodic: a moving sum of seven over a ring of ints.
   const std::vector<int> ring = pacxx_test::ints(101, 4);
@@ -189,10 +191,9 @@ TEST(Stencil, TwoArraysUnderOneStencilAndForEach) {
                            hb = pacxx_test::random_floats(w * h, 2, -1.f, 1.f);
   gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), out(w * h), out2(w * h);
   // ROF's divergence shape: a backward difference of a along x plus one of b along y.
-  gpu::transform(gpu::stencil2<1>(gpu::md(a, w, h), gpu::md(b, w, h), gpu::boundary::constant(0.f)),
-                 out, [](auto n) {
-                   return n.first(0, 0) - n.first(-1, 0) + n.second(0, 0) - n.second(0, -1);
-                 });
+  gpu::transform(
+      gpu::stencil2<1>(gpu::md(a, w, h), gpu::md(b, w, h), gpu::boundary::constant(0.f)), out,
+      [](auto n) { return n.first(0, 0) - n.first(-1, 0) + n.second(0, 0) - n.second(0, -1); });
   // The same through for_each, writing by coordinates into a captured md view.
   gpu::for_each(gpu::stencil2<1>(gpu::md(a, w, h), gpu::md(b, w, h), gpu::boundary::constant(0.f)),
                 [o = gpu::md(out2, w, h)](auto n) {
@@ -219,9 +220,10 @@ TEST(Stencil, UnderAViewItIsARangeAndAStencilReadsAView) {
   // A stencil over an md view of a transform view (the output of one stage feeding the
   // next without a copy), reduced through view::transform: the 1D range path.
   auto doubled = gpu::md(in | view::transform([](float x) { return 2.f * x; }), w, h);
-  const double got = gpu::reduce(gpu::stencil<1>(doubled, gpu::boundary::clamp) |
-                                     view::transform([](auto n) { return double(n(1, 0) - n(-1, 0)); }),
-                                 0.0);
+  const double got =
+      gpu::reduce(gpu::stencil<1>(doubled, gpu::boundary::clamp) |
+                      view::transform([](auto n) { return double(n(1, 0) - n(-1, 0)); }),
+                  0.0);
   double want = 0;
   const Host2D a{host, static_cast<long>(w), static_cast<long>(h), Mode::clamp, 0.f};
   for (long y = 0; y < a.h; ++y)
@@ -230,7 +232,8 @@ TEST(Stencil, UnderAViewItIsARangeAndAStencilReadsAView) {
   EXPECT_NEAR(got, want, 1e-3);
   pacxx::reset_stats();
   gpu::vector<float> out(w * h);
-  gpu::transform(gpu::stencil<1>(doubled, gpu::boundary::wrap), out, [](auto n) { return n(0, 1); });
+  gpu::transform(gpu::stencil<1>(doubled, gpu::boundary::wrap), out,
+                 [](auto n) { return n(0, 1); });
   EXPECT_EQ(pacxx::stats().kernel_launches, 1u);
 }
 

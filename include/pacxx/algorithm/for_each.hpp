@@ -66,8 +66,9 @@ template <class V, class F> void for_each_view(const V &in, F f, std::true_type 
       [f](const auto &view, pacxx::detail::extents3 e) {
         auto v = view;
         auto g = f; // f may be a mutable lambda
-        pacxx::detail::for_each_coord<P>(
-            e, [&](std::size_t x, std::size_t y, std::size_t z) { pacxx::detail::apply_at(v, g, x, y, z); });
+        pacxx::detail::for_each_coord<P>(e, [&](std::size_t x, std::size_t y, std::size_t z) {
+          pacxx::detail::apply_at(v, g, x, y, z);
+        });
       },
       pacxx::detail::shaped_grid<P>(e))(in, e);
 }

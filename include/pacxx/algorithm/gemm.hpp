@@ -119,8 +119,10 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
   // The alignment of each group's first element in shared memory (at most 16 bytes),
   // told to the compiler so that a group's reads become one vector load (ld.shared.v4
   // for floats); without it they stayed four scalar loads (ptxas, sm_90).
-  constexpr std::size_t align_a = vector_alignment<T>(VM, TY * VM, tile_a::pitch, tile_a::stage_size);
-  constexpr std::size_t align_b = vector_alignment<T>(VN, TX * VN, tile_b::pitch, tile_b::stage_size);
+  constexpr std::size_t align_a =
+      vector_alignment<T>(VM, TY * VM, tile_a::pitch, tile_a::stage_size);
+  constexpr std::size_t align_b =
+      vector_alignment<T>(VN, TX * VN, tile_b::pitch, tile_b::stage_size);
 
   auto fetch = [&](std::size_t k0) {
     ta.fetch([&](unsigned r, unsigned col) { return a(k0 + r, m0 + col, z); }, k - k0, m - m0);
@@ -191,8 +193,8 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
 }
 
 template <class P, class T, class MA, class MB, class MC>
-void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
-                 std::size_t k, std::size_t batch, T alpha, T beta) {
+void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n, std::size_t k,
+                 std::size_t batch, T alpha, T beta) {
   constexpr std::size_t threads = (P::block_m / P::thread_m) * (P::block_n / P::thread_n);
   const std::size_t tiles_m = pacxx::detail::ceil_div(m, P::block_m);
   const std::size_t tiles_n = pacxx::detail::ceil_div(n, P::block_n);
@@ -239,7 +241,8 @@ void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T al
     gemm_launch<G::small>(a, b, c, m, n, kk, batch, alpha, beta);
 }
 
-template <class M> using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 0))>::type;
+template <class M>
+using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 0))>::type;
 
 } // namespace detail
 
@@ -262,8 +265,7 @@ void gemm_batched(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta)
                     detail::is_md_of_rank<MC, 3>::value,
                 "gpu::gemm_batched: A, B and C must be 3D gpu::md views (plane z = matrix z)");
   using T = detail::md_value_t<MC>;
-  static_assert(std::is_arithmetic<T>::value,
-                "gpu::gemm_batched: C's elements must be arithmetic");
+  static_assert(std::is_arithmetic<T>::value, "gpu::gemm_batched: C's elements must be arithmetic");
   if (A.depth() != C.depth() || B.depth() != C.depth())
     throw pacxx::error("gpu::gemm_batched: A, B and C hold " + std::to_string(A.depth()) + ", " +
                        std::to_string(B.depth()) + " and " + std::to_string(C.depth()) +

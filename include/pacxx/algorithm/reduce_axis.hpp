@@ -1,7 +1,7 @@
 // Folds along an axis of a shaped range (an md view, indices, a stencil):
-//   gpu::reduce_rows(a, out, init[, op])     out[y + h * z] = init op a(0, y, z) op ... op a(w - 1, y, z)
-//   gpu::reduce_columns(a, out, init[, op])  out[x + w * z] = the fold of a(x, 0, z) ... a(x, h - 1, z)
-//   gpu::reduce_axis(a, axis, out, init[, op])  any axis (0: x, 1: y, 2: z; the kept axes
+//   gpu::reduce_rows(a, out, init[, op])     out[y + h * z] = init op a(0, y, z) op ... op a(w - 1,
+//   y, z) gpu::reduce_columns(a, out, init[, op])  out[x + w * z] = the fold of a(x, 0, z) ... a(x,
+//   h - 1, z) gpu::reduce_axis(a, axis, out, init[, op])  any axis (0: x, 1: y, 2: z; the kept axes
 //                                               index out in row-major order, x fastest)
 // (Accelerate's fold over the innermost dimension, numpy's sum(axis=)). op must be
 // associative and commutative (default std::plus<>); views are fused on the input (an md
@@ -64,7 +64,8 @@ template <class V> axis_access<V> access_along(const V &v, axis_info a) { return
 
 // Whether x is the contiguous axis of V (all but transposed md views).
 template <class V> struct x_contiguous : std::true_type {};
-template <class B, class R> struct x_contiguous<md_view<B, R, md_layout::column_major>> : std::false_type {};
+template <class B, class R>
+struct x_contiguous<md_view<B, R, md_layout::column_major>> : std::false_type {};
 
 // The fold of `len` elements of output o from element `first`, every `step`-th.
 // Four loads in flight before they are folded: one at a time, reduce_rows moved 1341
@@ -103,7 +104,8 @@ void reduce_along(const S &src, axis_info ai, const R &out, std::size_t outputs,
           const auto at = access_along(src, ai);
           pacxx::block_reduce<maybe<T>, B> block;
           const std::size_t l = pacxx::Thread::get().local.x, o = pacxx::Block::get().index.x;
-          const maybe<T> m = block.reduce(fold_strided<T>(at, o, l, len, B, op), maybe_op<Op>{op}, B);
+          const maybe<T> m =
+              block.reduce(fold_strided<T>(at, o, l, len, B, op), maybe_op<Op>{op}, B);
           if (l == 0) {
             auto out = out_view;
             *(ranges::begin(out) + static_cast<ranges::range_difference_t<decltype(out)>>(o)) =
@@ -132,7 +134,7 @@ void reduce_along(const S &src, axis_info ai, const R &out, std::size_t outputs,
               m.have ? op(init, m.value) : init;
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(outputs, per_block)}, {B}})(src, ai, out,
-                                                                               outputs, len);
+                                                                                outputs, len);
 }
 
 // Across the contiguous axis: a thread per output, the folded axis split over the
@@ -159,9 +161,10 @@ void reduce_across(const S &src, axis_info ai, const R &out, std::size_t outputs
     partials = static_cast<maybe<T> *>(pacxx::detail::scratch(chunks * outputs * sizeof(maybe<T>)));
     // After the two words the searches keep (pacxx/algorithm/policy.hpp); all ones
     // between calls.
-    tickets = reinterpret_cast<unsigned *>(
-        static_cast<char *>(pacxx::detail::ones_scratch(2 * sizeof(std::size_t) + tiles * sizeof(unsigned))) +
-        2 * sizeof(std::size_t));
+    tickets =
+        reinterpret_cast<unsigned *>(static_cast<char *>(pacxx::detail::ones_scratch(
+                                         2 * sizeof(std::size_t) + tiles * sizeof(unsigned))) +
+                                     2 * sizeof(std::size_t));
   }
   pacxx::kernel(
       [init, op](const S &src, axis_info ai, const auto &out_view, std::size_t outputs,
@@ -236,7 +239,9 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
   const pacxx::detail::extents3 e = pacxx::detail::extents_of(src);
   const std::size_t len = axis == 0 ? e.w : axis == 1 ? e.h : e.d;
   const std::size_t outputs = e.w * e.h * e.d / (len == 0 ? 1 : len);
-  const std::size_t outputs_all = len == 0 ? (axis == 0 ? e.h * e.d : axis == 1 ? e.w * e.d : e.w * e.h)
+  const std::size_t outputs_all = len == 0 ? (axis == 0   ? e.h * e.d
+                                              : axis == 1 ? e.w * e.d
+                                                          : e.w * e.h)
                                            : outputs;
   const std::size_t m = pacxx::detail::device_size_alongside(dst, outputs_all);
   if (m < outputs_all)
@@ -266,8 +271,8 @@ void reduce_axis(In &&in, unsigned axis, Out &&out, T init, Op op = Op{}) {
 }
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_rows(In &&in, Out &&out, T init, Op op = Op{}) {
-  detail::reduce_axis_of("gpu::reduce_rows", std::forward<In>(in), 0u, std::forward<Out>(out),
-                         init, op);
+  detail::reduce_axis_of("gpu::reduce_rows", std::forward<In>(in), 0u, std::forward<Out>(out), init,
+                         op);
 }
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_columns(In &&in, Out &&out, T init, Op op = Op{}) {

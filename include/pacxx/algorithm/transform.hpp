@@ -45,8 +45,7 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
       [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e) {
         auto in = in_view;
         auto out = out_view;
-        using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)),
-                                           decltype(out)>::type;
+        using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)), decltype(out)>::type;
         pacxx::detail::load_store_coords<P>(
             e,
             [&](std::size_t x, std::size_t y, std::size_t z) -> V {
@@ -58,10 +57,12 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
       },
       pacxx::detail::shaped_grid<P>(e))(src, dst, e);
 }
-template <class S, class D, class F> void transform_views(const S &src, const D &dst, F f, std::true_type) {
+template <class S, class D, class F>
+void transform_views(const S &src, const D &dst, F f, std::true_type) {
   transform_shaped(src, dst, f);
 }
-template <class S, class D, class F> void transform_views(const S &src, const D &dst, F f, std::false_type);
+template <class S, class D, class F>
+void transform_views(const S &src, const D &dst, F f, std::false_type);
 } // namespace detail
 
 template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) {
@@ -74,7 +75,8 @@ template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) 
 }
 
 namespace detail {
-template <class S, class D, class F> void transform_views(const S &src_, const D &dst_, F f, std::false_type) {
+template <class S, class D, class F>
+void transform_views(const S &src_, const D &dst_, F f, std::false_type) {
   auto src = src_;
   auto dst = dst_;
   // An unbounded input (view::iota(x), view::repeat(x)) fills the output.

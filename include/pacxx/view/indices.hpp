@@ -54,7 +54,9 @@ template <class Rank> class indices_view : public ranges::view_facade<indices_vi
     value_type read() const { return make(i_, w_, h_, static_cast<value_type *>(nullptr)); }
     void next() { ++i_; }
     void prev() { --i_; }
-    void advance(std::ptrdiff_t n) { i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n); }
+    void advance(std::ptrdiff_t n) {
+      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
+    }
     std::ptrdiff_t distance_to(const cursor &o) const {
       return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
     }

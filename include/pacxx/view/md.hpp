@@ -103,10 +103,9 @@ template <> struct md_offset<md_layout::column_major> {
 template <> struct md_offset<md_layout::strided> {
   template <class S>
   static std::size_t at(const S &m, std::size_t x, std::size_t y, std::size_t z) noexcept {
-    return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(m.off) +
-                                    static_cast<std::ptrdiff_t>(x) * m.s[0] +
-                                    static_cast<std::ptrdiff_t>(y) * m.s[1] +
-                                    static_cast<std::ptrdiff_t>(z) * m.s[2]);
+    return static_cast<std::size_t>(
+        static_cast<std::ptrdiff_t>(m.off) + static_cast<std::ptrdiff_t>(x) * m.s[0] +
+        static_cast<std::ptrdiff_t>(y) * m.s[1] + static_cast<std::ptrdiff_t>(z) * m.s[2]);
   }
   template <class S> static void strides(const S &m, std::ptrdiff_t (&s)[3]) noexcept {
     s[0] = m.s[0];
@@ -139,9 +138,8 @@ template <class V, class Rank, class Layout>
 class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
   friend ranges::range_access;
   template <class V2, std::size_t D2, class L2>
-  friend md_view<V2, detail::rank_t<D2>, L2> detail::make_md(V2, const std::size_t (&)[3],
-                                                             const std::ptrdiff_t (&)[3],
-                                                             std::size_t);
+  friend md_view<V2, detail::rank_t<D2>, L2>
+  detail::make_md(V2, const std::size_t (&)[3], const std::ptrdiff_t (&)[3], std::size_t);
   template <class, class, class> friend class md_view;
 
   mutable V base_; // mutable: a range-v3 view need not be iterable when const
@@ -171,7 +169,9 @@ class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
     }
     void next() { ++i_; }
     void prev() { --i_; }
-    void advance(std::ptrdiff_t n) { i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n); }
+    void advance(std::ptrdiff_t n) {
+      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
+    }
     std::ptrdiff_t distance_to(const cursor &o) const {
       return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
     }
@@ -206,8 +206,7 @@ public:
 
   // Element (x, y, z), unchecked. The coordinates an axis beyond the rank has are 0.
   decltype(auto) operator()(std::size_t x, std::size_t y = 0, std::size_t z = 0) const {
-    return *(ranges::begin(base_) +
-             static_cast<base_difference>(offset_of::at(shape_, x, y, z)));
+    return *(ranges::begin(base_) + static_cast<base_difference>(offset_of::at(shape_, x, y, z)));
   }
   // The same, for algorithms that take any shaped range (pacxx/view/shaped.hpp).
   decltype(auto) at_coords(std::size_t x, std::size_t y, std::size_t z) const {
@@ -255,8 +254,7 @@ public:
     const std::ptrdiff_t t[3] = {s[1], s[0], s[2]};
     using L = typename std::conditional<
         rank == 2 && std::is_same<Layout, md_layout::row_major>::value, md_layout::column_major,
-        typename std::conditional<rank == 2 &&
-                                      std::is_same<Layout, md_layout::column_major>::value,
+        typename std::conditional<rank == 2 && std::is_same<Layout, md_layout::column_major>::value,
                                   md_layout::row_major, md_layout::strided>::type>::type;
     return part<rank, L>(e, t, shape_.off);
   }
@@ -277,8 +275,8 @@ auto md_of(R &&range, const std::size_t (&e)[3], const char *what, std::false_ty
     const std::size_t size = pacxx::detail::device_size(base);
     if (size != n)
       throw pacxx::error(std::string(what) + ": a range of " + std::to_string(size) +
-                         " elements is not " + std::to_string(e[0]) + " x " +
-                         std::to_string(e[1]) + " x " + std::to_string(e[2]) +
+                         " elements is not " + std::to_string(e[0]) + " x " + std::to_string(e[1]) +
+                         " x " + std::to_string(e[2]) +
                          " (extents must multiply to the range's size)");
   }
   const std::ptrdiff_t s[3] = {1, 0, 0};
@@ -321,7 +319,8 @@ template <class R> auto md(R &&range, std::size_t w, std::size_t h, std::size_t 
                           detail::is_md_view<typename std::decay<R>::type>{});
 }
 // A row-major md view with new extents over the same elements (Accelerate's reshape).
-template <class V, class Rank, class... E> auto reshape(const md_view<V, Rank, md_layout::row_major> &a, E... extents) {
+template <class V, class Rank, class... E>
+auto reshape(const md_view<V, Rank, md_layout::row_major> &a, E... extents) {
   static_assert(sizeof...(E) >= 1 && sizeof...(E) <= 3, "gpu::reshape: one to three extents");
   return md(a, static_cast<std::size_t>(extents)...);
 }

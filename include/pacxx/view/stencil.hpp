@@ -88,7 +88,8 @@ template <std::size_t Rx, std::size_t Ry, std::size_t Rz> struct radius {
 };
 
 // The element type a neighbourhood of md view M reads.
-template <class M> using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 0))>::type;
+template <class M>
+using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 0))>::type;
 
 // The neighbourhood of element (x, y, z) of `a`. Interior: every read is inside, no test.
 template <class M, class B, class Radius, bool Interior> class neighbourhood_md {
@@ -110,7 +111,8 @@ template <class M, class B, class Radius, bool Interior> class neighbourhood_md 
     if (x < 0 || y < 0 || z < 0 || static_cast<std::size_t>(x) >= a_.width() ||
         static_cast<std::size_t>(y) >= a_.height() || static_cast<std::size_t>(z) >= a_.depth())
       return md_value_t<M>(c.value);
-    return a_(static_cast<std::size_t>(x), static_cast<std::size_t>(y), static_cast<std::size_t>(z));
+    return a_(static_cast<std::size_t>(x), static_cast<std::size_t>(y),
+              static_cast<std::size_t>(z));
   }
 
 public:
@@ -168,8 +170,7 @@ template <class B, class Radius, class M1, class M2> struct stencil_parts {
   M2 b;
   B boundary;
 
-  template <bool I>
-  auto make(std::size_t x, std::size_t y, std::size_t z, no_array) const {
+  template <bool I> auto make(std::size_t x, std::size_t y, std::size_t z, no_array) const {
     return neighbourhood_md<M1, B, Radius, I>(a, boundary, x, y, z);
   }
   template <bool I, class N2>
@@ -200,7 +201,9 @@ class stencil_view : public ranges::view_facade<stencil_view<B, Radius, M1, M2>>
     }
     void next() { ++i_; }
     void prev() { --i_; }
-    void advance(std::ptrdiff_t n) { i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n); }
+    void advance(std::ptrdiff_t n) {
+      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
+    }
     std::ptrdiff_t distance_to(const cursor &o) const {
       return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
     }
@@ -218,7 +221,9 @@ public:
   std::size_t extent(std::size_t k) const noexcept { return p_.extent(k); }
   std::size_t size() const noexcept { return p_.a.size(); }
   // The neighbourhood(s) of (x, y, z), applying the boundary.
-  auto at_coords(std::size_t x, std::size_t y, std::size_t z) const { return p_.at_coords(x, y, z); }
+  auto at_coords(std::size_t x, std::size_t y, std::size_t z) const {
+    return p_.at_coords(x, y, z);
+  }
   // The same without boundary tests, where interior(x, y, z).
   auto at_coords_interior(std::size_t x, std::size_t y, std::size_t z) const {
     return p_.template make<true>(x, y, z, p_.b);
@@ -272,10 +277,11 @@ auto stencil2(const M1 &a, const M2 &b, B boundary) {
   detail::check_boundary(boundary);
   for (std::size_t k = 0; k < 3; ++k)
     if (a.extent(k) != b.extent(k))
-      throw pacxx::error("gpu::stencil2: the arrays' extents differ (" + std::to_string(a.extent(0)) +
-                         " x " + std::to_string(a.extent(1)) + " x " + std::to_string(a.extent(2)) +
-                         " and " + std::to_string(b.extent(0)) + " x " +
-                         std::to_string(b.extent(1)) + " x " + std::to_string(b.extent(2)) + ")");
+      throw pacxx::error("gpu::stencil2: the arrays' extents differ (" +
+                         std::to_string(a.extent(0)) + " x " + std::to_string(a.extent(1)) + " x " +
+                         std::to_string(a.extent(2)) + " and " + std::to_string(b.extent(0)) +
+                         " x " + std::to_string(b.extent(1)) + " x " + std::to_string(b.extent(2)) +
+                         ")");
   using Radius = typename detail::radius_of<M1::rank, R...>::type;
   return stencil_view<B, Radius, M1, M2>(boundary, a, b);
 }

@@ -28,15 +28,17 @@ template <class... T> struct make_void_t {
 // Whether V is shaped: it has a rank, extents and at_coords(x, y, z).
 template <class V, class = void> struct is_shaped : std::false_type {};
 template <class V>
-struct is_shaped<V, typename make_void_t<decltype(std::declval<const V &>().at_coords(0, 0, 0)),
-                                         decltype(std::declval<const V &>().extent(0)),
-                                         decltype(V::rank)>::type> : std::true_type {};
+struct is_shaped<
+    V, typename make_void_t<decltype(std::declval<const V &>().at_coords(0, 0, 0)),
+                            decltype(std::declval<const V &>().extent(0)), decltype(V::rank)>::type>
+    : std::true_type {};
 
 // Whether V gives a cheaper element where interior(x, y, z) (a stencil: no boundary tests).
 template <class V, class = void> struct has_interior : std::false_type {};
 template <class V>
-struct has_interior<V, typename make_void_t<decltype(std::declval<const V &>().at_coords_interior(
-                           0, 0, 0))>::type> : std::true_type {};
+struct has_interior<
+    V, typename make_void_t<decltype(std::declval<const V &>().at_coords_interior(0, 0, 0))>::type>
+    : std::true_type {};
 
 // f(element (x, y, z) of v); for a stencil, f of the neighbourhood without boundary
 // tests where the whole neighbourhood is inside (device code).
@@ -60,13 +62,15 @@ inline decltype(auto) apply_at(const V &v, F &f, std::size_t x, std::size_t y, s
 
 // The policy of a shaped launch over V.
 template <class V>
-using shaped_policy = typename std::conditional<has_interior<V>::value, policy::shaped_stencil,
-                                                policy::shaped>::type;
+using shaped_policy =
+    typename std::conditional<has_interior<V>::value, policy::shaped_stencil, policy::shaped>::type;
 
 struct extents3 {
   std::size_t w, h, d;
 };
-template <class V> extents3 extents_of(const V &v) { return {v.extent(0), v.extent(1), v.extent(2)}; }
+template <class V> extents3 extents_of(const V &v) {
+  return {v.extent(0), v.extent(1), v.extent(2)};
+}
 
 template <class P> launch_config shaped_grid(const extents3 &e) {
   auto blocks = [](std::size_t n, std::size_t per, std::size_t most) {
@@ -139,8 +143,8 @@ inline decltype(auto) output_at(O &out, const extents3 &e, std::size_t x, std::s
 }
 
 // An output for a shaped input: a shaped output must have the same extents.
-template <class O> void check_shaped_output(const O &out, const extents3 &e, const char *what,
-                                            std::true_type) {
+template <class O>
+void check_shaped_output(const O &out, const extents3 &e, const char *what, std::true_type) {
   if (out.extent(0) != e.w || out.extent(1) != e.h || out.extent(2) != e.d)
     throw pacxx::error(std::string(what) + ": the output's extents " +
                        std::to_string(out.extent(0)) + " x " + std::to_string(out.extent(1)) +
