@@ -11,7 +11,7 @@
 //
 // One kernel, the CUDA SDK N-body's pattern: a thread per outer element, its element and
 // its accumulator in registers; the block walks inner in tiles of `block` elements staged
-// through shared memory (pacxx::block_tile: the whole block loads a tile, barrier, every
+// through shared memory (pacxx::block_load_tile: the whole block loads a tile, barrier, every
 // thread folds the tile, barrier), so each element of inner is read from global memory
 // (and a view over it evaluated) once per block instead of once per thread. Full tiles
 // fold with a loop of constant trip count, unrolled `unroll` times
@@ -67,7 +67,7 @@ void pairwise_reduce(Outer &&outer, Inner &&inner, Out &&out, T init, Op op, F f
         const bool mine = i < n;
         const A x = A(*(ranges::begin(a_view) + static_cast<DA>(mine ? i : 0)));
         T acc = init;
-        pacxx::block_tile<Bv, B> tile;
+        pacxx::block_load_tile<Bv, B> tile;
         for (std::size_t j0 = 0; j0 < m; j0 += B) {
           const std::size_t count = tile.load(ranges::begin(b_view), j0, m);
           if (count == B) {

@@ -1,7 +1,7 @@
-// pacxx::block_tile<T, N, B>: a tile of N elements in shared memory that a block of B
+// pacxx::block_load_tile<T, N, B>: a tile of N elements in shared memory that a block of B
 // threads fills cooperatively from any random-access device range (device code):
 //
-//   pacxx::block_tile<float4, 256, 256> tile;   // its shared memory: one per construction site
+//   pacxx::block_load_tile<float4, 256, 256> tile;   // its shared memory: one per construction site
 //   for (std::size_t j0 = 0; j0 < m; j0 += 256) {
 //     const std::size_t count = tile.load(ranges::begin(inner), j0, m);  // <= 256, the last partial
 //     for (std::size_t k = 0; k < count; ++k) acc = op(acc, f(x, tile[k]));
@@ -27,12 +27,12 @@
 
 namespace pacxx {
 
-template <class T, std::size_t N, std::size_t B = N> class block_tile {
-  static_assert(B > 0 && N > 0, "block_tile: at least one thread and one element");
+template <class T, std::size_t N, std::size_t B = N> class block_load_tile {
+  static_assert(B > 0 && N > 0, "block_load_tile: at least one thread and one element");
   shared_memory<T, N> data_;
 
 public:
-  __attribute__((always_inline)) block_tile() = default;
+  __attribute__((always_inline)) block_load_tile() = default;
 
   static constexpr std::size_t capacity() { return N; }
 
