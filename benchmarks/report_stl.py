@@ -60,6 +60,8 @@ GOALS = [
     (r'box17', 'cuda', 1.0, 0, '17x17 convolution >= the hand-tiled shared-memory kernel'),
     (r'rowsum|colsum|transpose', 'bw:copy', 0.90, 1 << 26, 'reduce_rows / reduce_columns / transpose >= 90% of the copy rate at 8192^2'),
     (r'indices', 'iota', 1.0, 0, 'a 2D index space (2D launch) >= a flat iota with / and %'),
+    # Issue 35 (tiled pairwise reductions): benchmarks/nbody.cpp, at 32k bodies and above.
+    (r'nbody', 'cuda', 0.9, 1 << 15, 'pairwise_reduce N-body >= 0.9x the CUDA SDK-style tiled kernel at 32k bodies'),
 ]
 
 def ratio_pts(t, family, base, min_n):

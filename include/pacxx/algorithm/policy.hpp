@@ -519,6 +519,14 @@ struct gemv {
   static constexpr std::size_t items = 4;
 };
 
+// gpu::pairwise_reduce: blocks of `block` threads, a thread per outer element, inner
+// staged in tiles of `block` elements (the CUDA SDK N-body's 256); the fold over a full
+// tile unrolled `unroll` times. Not yet measured on a GPU (benchmarks/nbody.cpp).
+struct pairwise_reduce {
+  static constexpr std::size_t block = 256;
+  static constexpr unsigned unroll = 8;
+};
+
 } // namespace policy
 
 namespace detail {
