@@ -52,6 +52,12 @@ GOALS = [
     # Issue 35 (segmented algorithms).
     (r'segsum(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_reduce >= CUB DeviceSegmentedReduce'),
     (r'segsum100', 'cub', 2.0, 0, 'segmented_reduce >= 2x CUB at segments of 100'),
+    # Issue 38 (Thrust parity; benchmarks/thrust_parity.cpp).
+    (r'run_length_encode', 'cub', 0.9, 0, 'run_length_encode >= 0.9x CUB DeviceRunLengthEncode::Encode'),
+    (r'unique_by_key', 'cub', 0.9, 0, 'unique_by_key >= 0.9x CUB DeviceSelect::UniqueByKey'),
+    (r'adjacent_difference', 'cub', 0.95, 0, 'adjacent_difference >= 0.95x CUB SubtractLeftCopy'),
+    (r'partition_copy', 'cub', 0.9, 0, 'partition_copy >= 0.9x CUB DevicePartition::If'),
+    (r'set_intersection', 'thrust', 1.0, 0, 'set_intersection >= Thrust'),
 ]
 
 def ratio_pts(t, family, base, min_n):

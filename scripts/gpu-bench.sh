@@ -17,7 +17,7 @@ export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format
 # programs named in PACXX_BENCH_PROGS (default: all of them) and their report;
 # PACXX_BENCH_ONLY=cuda only stl_vs_cuda, staging on/off and the JIT overhead (report.py).
 only="${PACXX_BENCH_ONLY:-}"
-progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented}"
+progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented thrust_parity}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 if [ "$only" = sort ]; then
   # PACXX_BENCH_FILTER applies here too (e.g. '^sort_pairs_u32_' for one family).

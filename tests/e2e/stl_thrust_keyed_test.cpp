@@ -1,7 +1,7 @@
 // End-to-end: keyed compaction (issue 38, item 2) against the host STL.
 //   gpu::unique_copy(in, out[, eq]), gpu::unique_count(rng[, eq]),
 //   gpu::unique_by_key(keys, values[, eq]) (in place), gpu::unique_by_key_copy,
-//   gpu::run_length_encode(in, out_unique, out_counts)
+//   gpu::run_length_encode(in, out_unique, out_counts), run_length_encode_non_trivial
 //   types      int, unsigned, long long, float, double (keys); int, double and a user
 //              struct (values); sizes 0, 1, a prime, 2^20 + 3; runs of 1 to 8
 //   contract   outputs too small: pacxx::error, outputs unchanged; views on inputs and
@@ -236,6 +236,43 @@ TEST(RunLengthEncode, ViewsCountsTypeAndErrors) {
   EXPECT_EQ(gpu::copy(tight), std::vector<int>(wu.size() - 1, 3));
 }
 
+TEST(RunLengthEncode, NonTrivialRuns) {
+  for (std::size_t n : sizes) {
+    const std::vector<int> h = runs<int>(n, n + 9, 3);
+    std::vector<std::size_t> wo, wl;
+    for (std::size_t i = 0; i < n;) {
+      std::size_t j = i + 1;
+      while (j < n && h[j] == h[i])
+        ++j;
+      if (j - i > 1) {
+        wo.push_back(i);
+        wl.push_back(j - i);
+      }
+      i = j;
+    }
+    gpu::vector<int> x = gpu::copy(h);
+    gpu::vector<std::size_t> offsets(n), exact(wo.size());
+    gpu::vector<unsigned> lengths(n);
+    const std::size_t r = gpu::run_length_encode_non_trivial(x, offsets, lengths);
+    ASSERT_EQ(r, wo.size()) << "n = " << n;
+    std::vector<std::size_t> go = gpu::copy(offsets);
+    std::vector<unsigned> gl = gpu::copy(lengths);
+    go.resize(r);
+    gl.resize(r);
+    ASSERT_EQ(go, wo);
+    ASSERT_EQ(std::vector<std::size_t>(gl.begin(), gl.end()), wl);
+    // Exactly sized outputs (counted first); one too small: an error, unchanged.
+    gpu::vector<unsigned> exact_lengths(wo.size());
+    ASSERT_EQ(gpu::run_length_encode_non_trivial(x, exact, exact_lengths), wo.size());
+    ASSERT_EQ(gpu::copy(exact), wo);
+    if (!wo.empty()) {
+      gpu::vector<unsigned> tight(wo.size() - 1, 4u);
+      EXPECT_THROW(gpu::run_length_encode_non_trivial(x, offsets, tight), pacxx::error);
+      EXPECT_EQ(gpu::copy(tight), std::vector<unsigned>(wo.size() - 1, 4u));
+    }
+  }
+}
+
 TEST(Launches, Counts) {
   const std::size_t n = big;
   const std::vector<int> h = runs<int>(n, 7, 8);
@@ -247,6 +284,7 @@ TEST(Launches, Counts) {
     gpu::unique_copy(x, out);                   // 2: clear, pass
     gpu::unique_by_key_copy(x, v, out, out2);   // 2: clear, pass
     gpu::run_length_encode(x, out, counts);     // 2: clear, pass
+    gpu::run_length_encode_non_trivial(x, out, counts); // 4: 2 x (clear, pass)
     gpu::vector<int> k = x, w = v;
     gpu::unique_by_key(k, w);                   // 2: clear, pass
   };
@@ -254,7 +292,7 @@ TEST(Launches, Counts) {
   pacxx::reset_stats();
   run_all();
   const auto s = pacxx_test::counts();
-  EXPECT_EQ(s.kernel_launches, 1u + 2 + 2 + 2 + 2);
+  EXPECT_EQ(s.kernel_launches, 1u + 2 + 2 + 2 + 4 + 2);
   EXPECT_EQ(s.device_allocations, s.pool_hits);
 }
 

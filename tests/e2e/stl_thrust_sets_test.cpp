@@ -1,6 +1,6 @@
 // End-to-end: set operations on sorted ranges (issue 38, item 1) against the host STL.
 //   gpu::set_intersection, set_difference, set_union, set_symmetric_difference
-//   (a, b, out[, comp]) with multiset semantics (runs of equal elements on both sides)
+//   (a, b, out[, comp]) and their _by_key forms with multiset semantics (runs of equal elements on both sides)
 //   types      int, unsigned long long, double, and a user struct ordered by its key
 //              (which side an element comes from shows)
 //   sizes      0, 1, a prime, 2^20 + 3 on either side
@@ -147,6 +147,54 @@ TEST(SetOps, ViewsInAndOut) {
     for (std::size_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(got[2 * i], want[i]) << "op " << int(o);
   }
+}
+
+// The _by_key forms: keys decide, each output key carries its own side's value.
+TEST(SetOps, ByKeyMatchStd) {
+  for (std::size_t na : {std::size_t(0), std::size_t(1), prime, big})
+    for (std::size_t nb : {std::size_t(1), prime}) {
+      const int range = static_cast<int>(std::max<std::size_t>(1, (na + nb) / 4));
+      const std::vector<Tagged> ha = sorted<Tagged>(na, na + 5 * nb, range, 1);
+      const std::vector<Tagged> hb = sorted<Tagged>(nb, nb + 3 * na + 2, range, 2);
+      std::vector<int> ka(na), kb(nb), va(na), vb(nb);
+      for (std::size_t i = 0; i < na; ++i) {
+        ka[i] = ha[i].key;
+        va[i] = ha[i].origin;
+      }
+      for (std::size_t i = 0; i < nb; ++i) {
+        kb[i] = hb[i].key;
+        vb[i] = hb[i].origin;
+      }
+      gpu::vector<int> dka = gpu::copy(ka), dkb = gpu::copy(kb), dva = gpu::copy(va),
+                       dvb = gpu::copy(vb);
+      for (op o : ops) {
+        const std::vector<Tagged> want = host(o, ha, hb, by_key{});
+        gpu::vector<int> ok(want.size()), ov(want.size());
+        std::size_t c = 0;
+        switch (o) {
+        case op::intersection:
+          c = gpu::set_intersection_by_key(dka, dkb, dva, ok, ov);
+          break;
+        case op::difference:
+          c = gpu::set_difference_by_key(dka, dkb, dva, dvb, ok, ov);
+          break;
+        case op::union_:
+          c = gpu::set_union_by_key(dka, dkb, dva, dvb, ok, ov);
+          break;
+        case op::symmetric:
+          c = gpu::set_symmetric_difference_by_key(dka, dkb, dva, dvb, ok, ov);
+          break;
+        }
+        ASSERT_EQ(c, want.size()) << "op " << int(o) << " na " << na << " nb " << nb;
+        const std::vector<int> gk = gpu::copy(ok), gv = gpu::copy(ov);
+        for (std::size_t i = 0; i < c; ++i) {
+          ASSERT_EQ(gk[i], want[i].key) << "op " << int(o) << " i " << i;
+          ASSERT_EQ(gv[i], want[i].origin) << "op " << int(o) << " i " << i;
+        }
+      }
+    }
+  gpu::vector<int> k(10), v(9), out(20);
+  EXPECT_THROW(gpu::set_union_by_key(k, k, v, k, out, out), pacxx::error);
 }
 
 TEST(SetOps, LaunchCounts) {

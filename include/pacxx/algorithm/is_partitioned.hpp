@@ -7,11 +7,8 @@
 #include <tuple>
 #include <utility>
 
-#include <range/v3/view/drop.hpp>
-#include <range/v3/view/take.hpp>
-#include <range/v3/view/zip.hpp>
-
 #include "pacxx/algorithm/any_all_none_of.hpp"
+#include "pacxx/algorithm/is_sorted.hpp"
 #include "pacxx/device_range.hpp"
 
 namespace gpu {
@@ -33,10 +30,7 @@ template <class Rng, class Pred> bool is_partitioned(Rng &&rng, Pred pred) {
   const std::size_t n = pacxx::detail::device_size(v);
   if (n < 2)
     return true;
-  using D = ranges::range_difference_t<decltype(v)>;
-  auto pairs = ranges::views::zip(v | ranges::views::take(static_cast<D>(n - 1)),
-                                  v | ranges::views::drop(static_cast<D>(1)));
-  return gpu::none_of(pairs, detail::breaks_partition<Pred>{pred});
+  return gpu::none_of(detail::adjacent_pairs(v, n), detail::breaks_partition<Pred>{pred});
 }
 
 } // namespace gpu

@@ -7,10 +7,6 @@
 #include <functional>
 #include <utility>
 
-#include <range/v3/view/drop.hpp>
-#include <range/v3/view/take.hpp>
-#include <range/v3/view/zip.hpp>
-
 #include "pacxx/algorithm/detail/find_first.hpp"
 #include "pacxx/algorithm/is_sorted.hpp"
 
@@ -25,10 +21,7 @@ std::size_t is_sorted_until(Rng &&rng, Comp comp = Comp{}) {
   const std::size_t n = pacxx::detail::device_size(v);
   if (n < 2)
     return n;
-  using D = ranges::range_difference_t<decltype(v)>;
-  auto pairs = ranges::views::zip(v | ranges::views::take(static_cast<D>(n - 1)),
-                                  v | ranges::views::drop(static_cast<D>(1)));
-  return detail::find_first(pairs, n - 1, detail::descends<Comp>{comp}) + 1;
+  return detail::find_first(detail::adjacent_pairs(v, n), n - 1, detail::descends<Comp>{comp}) + 1;
 }
 
 } // namespace gpu

@@ -1,11 +1,15 @@
-// gpu::set_difference(a, b, out[, comp]): the elements of a that b does not hold: of the elements equivalent to some v, a holding m and b n, the last max(m - n, 0) of a's, in order, as std::set_difference;
-// returns the number written. a and b are sorted by comp (any device ranges, views fused),
-// out a gpu::vector or a writable view over one; an out too small for the result is a
-// pacxx::error and out is left unchanged.
+// gpu::set_difference(a, b, out[, comp]): the elements of sorted a that sorted b does not
+// hold, in order, as std::set_difference (multiset semantics: of the elements equivalent
+// to some v, a holding m and b n, the last max(m - n, 0) of a's); returns the number
+// written.
+// gpu::set_difference_by_key(keys_a, keys_b, values_a, values_b, out_keys, out_values[,
+// comp]): the same selection of a's keys, each with its value (Thrust's signature;
+// values_b is not read).
 //
-// One compaction of a (detail/set_select.hpp: each element's rank among its equivalents
-// against their number in b, two binary searches) and the tiny tile clear; where out is
-// smaller than a, the elements are counted first (a launch instead of the clear).
+// a and b are device ranges sorted by comp (views fused); the outputs gpu::vectors or
+// writable views; an output too small is a pacxx::error and the outputs are left
+// unchanged. One compaction of a (detail/set_select.hpp) and the tiny tile clear; where
+// an output is smaller than a, the elements are counted first.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -17,17 +21,22 @@
 namespace gpu {
 
 template <class A, class B, class Out, class Comp = std::less<>>
-std::size_t set_difference(A &&a_in, B &&b_in, Out &&out_in, Comp comp = Comp{}) {
+std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   static_assert(pacxx::is_device_copyable<Comp>::value,
-                "gpu::set_difference: the comparison must be trivially copyable (capture values "
-                "only)");
-  const char *name = "gpu::set_difference";
-  auto a = pacxx::detail::device_view(std::forward<A>(a_in));
-  auto b = pacxx::detail::device_view(std::forward<B>(b_in));
-  auto out = pacxx::detail::device_view(std::forward<Out>(out_in));
-  const std::size_t na = pacxx::detail::device_size(a), nb = pacxx::detail::device_size(b);
-  const auto flags = detail::flag_view<false>(name, a, na, b, nb, comp);
-  return detail::select_flagged_into(name, flags, na, out, pacxx::detail::device_size(out));
+                "gpu::set_difference: the comparison must be trivially copyable (capture "
+                "values only)");
+  return detail::set_select_one<false>("gpu::set_difference",
+                                       pacxx::detail::device_view(std::forward<A>(a)),
+                                       pacxx::detail::device_view(std::forward<B>(b)),
+                                       pacxx::detail::device_view(std::forward<Out>(out)), comp);
+}
+
+template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
+std::size_t set_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&, OK &&out_keys,
+                                  OV &&out_values, Comp comp = Comp{}) {
+  return detail::set_select_one_by_key<false>(
+      "gpu::set_difference_by_key", std::forward<KA>(keys_a), std::forward<KB>(keys_b),
+      std::forward<VA>(values_a), std::forward<OK>(out_keys), std::forward<OV>(out_values), comp);
 }
 
 } // namespace gpu
