@@ -71,4 +71,8 @@
 #include "pacxx/device_span.hpp"
 #include "pacxx/neighbours.hpp"
 #include "pacxx/pinned_vector.hpp"
+#include "pacxx/random/distributions.hpp"
+#include "pacxx/random/linear_congruential.hpp"
+#include "pacxx/random/philox.hpp"
+#include "pacxx/random/random_view.hpp"
 #include "pacxx/transform_output.hpp"
