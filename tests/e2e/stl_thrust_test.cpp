@@ -116,6 +116,10 @@ TEST(AdjacentDifference, ViewsAndOperation) {
   }
   gpu::vector<int> a(10), b(9);
   EXPECT_THROW(gpu::adjacent_difference(a, b), pacxx::error);
+  // Overlapping the input shifted: an error before anything is written.
+  gpu::vector<int> c = gpu::copy(std::vector<int>{1, 2, 3, 4, 5, 6});
+  EXPECT_THROW(gpu::adjacent_difference(c | view::take(5), c | view::drop(1)), pacxx::error);
+  EXPECT_EQ(gpu::copy(c), (std::vector<int>{1, 2, 3, 4, 5, 6}));
 }
 
 // ---- partitions ------------------------------------------------------------------------

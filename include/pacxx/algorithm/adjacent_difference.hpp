@@ -11,7 +11,9 @@
 // before each tile, then one block per tile loads all its elements and predecessors
 // (the first from the saved value), waits at a barrier, and only then stores. Blocks
 // write only their own tile, so no element is overwritten before it has been read. Two
-// launches. Any other overlap of in and out is not supported (as in Thrust).
+// launches. Contiguous views of in and out that overlap otherwise (shifted) are a
+// pacxx::error; views of other shapes are taken not to overlap (as in Thrust, where only
+// exactly in place is allowed).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -32,23 +34,28 @@
 namespace gpu {
 namespace detail {
 
-// Whether two device views of n and m elements share memory: only where both are
-// contiguous (views of other shapes are taken not to overlap).
+// How device views a (n elements) and b (m) share memory: not at all, exactly (the same
+// first element), or shifted. Only where both are contiguous; views of other shapes are
+// taken not to overlap.
+enum class overlap { none, same, shifted };
 template <class A, class B>
-bool overlaps(A &a, std::size_t n, B &b, std::size_t m, std::true_type /*contiguous*/) {
+overlap overlaps(A &a, std::size_t n, B &b, std::size_t m, std::true_type /*contiguous*/) {
   if (n == 0 || m == 0)
-    return false;
+    return overlap::none;
   const char *pa = reinterpret_cast<const char *>(ranges::data(a));
   const char *pb = reinterpret_cast<const char *>(ranges::data(b));
-  return pa < pb + m * sizeof(*ranges::data(b)) && pb < pa + n * sizeof(*ranges::data(a));
+  if (pa == pb)
+    return overlap::same;
+  return pa < pb + m * sizeof(*ranges::data(b)) && pb < pa + n * sizeof(*ranges::data(a))
+             ? overlap::shifted
+             : overlap::none;
 }
-template <class A, class B>
-bool overlaps(A &, std::size_t, B &, std::size_t, std::false_type) {
-  return false;
+template <class A, class B> overlap overlaps(A &, std::size_t, B &, std::size_t, std::false_type) {
+  return overlap::none;
 }
-template <class A, class B> bool overlaps(A &a, std::size_t n, B &b, std::size_t m) {
-  using both = std::integral_constant<bool, (ranges::contiguous_range<A> &&
-                                             ranges::contiguous_range<B>)>;
+template <class A, class B> overlap overlaps(A &a, std::size_t n, B &b, std::size_t m) {
+  using both =
+      std::integral_constant<bool, (ranges::contiguous_range<A> && ranges::contiguous_range<B>)>;
   return overlaps(a, n, b, m, both{});
 }
 
@@ -80,7 +87,11 @@ void adjacent_difference(In &&in, Out &&out, Op op = Op{}) {
     return;
   using V = typename detail::difference_type_of<Op, decltype(src), decltype(dst)>::type;
   using P = pacxx::policy::elementwise;
-  if (!detail::overlaps(src, n, dst, m)) {
+  const detail::overlap o = detail::overlaps(src, n, dst, m);
+  if (o == detail::overlap::shifted)
+    throw pacxx::error("gpu::adjacent_difference: the output overlaps the input shifted; it "
+                       "may be the input itself (in place) or apart from it");
+  if (o == detail::overlap::none) {
     pacxx::kernel(
         [op](const auto &in_view, const auto &out_view, std::size_t n) {
           auto in = in_view;
@@ -111,8 +122,8 @@ void adjacent_difference(In &&in, Out &&out, Op op = Op{}) {
         if (t == 0 || t >= tiles)
           return;
         auto in = in_view;
-        saved[t] = *(ranges::begin(in) + static_cast<ranges::range_difference_t<decltype(in)>>(
-                                              t * tile - 1));
+        saved[t] = *(ranges::begin(in) +
+                     static_cast<ranges::range_difference_t<decltype(in)>>(t * tile - 1));
       },
       pacxx::detail::grid_for(tiles, 128, std::size_t(1) << 31))(src, tiles, saved);
   pacxx::kernel(
