@@ -62,6 +62,12 @@ GOALS = [
     (r'indices', 'iota', 1.0, 0, 'a 2D index space (2D launch) >= a flat iota with / and %'),
     # Issue 35 (tiled pairwise reductions): benchmarks/nbody.cpp, at 32k bodies and above.
     (r'nbody', 'cuda', 0.9, 1 << 15, 'pairwise_reduce N-body >= 0.9x the CUDA SDK-style tiled kernel at 32k bodies'),
+    # Issue 38 (Thrust parity; benchmarks/thrust_parity.cpp).
+    (r'run_length_encode', 'cub', 0.9, 0, 'run_length_encode >= 0.9x CUB DeviceRunLengthEncode::Encode'),
+    (r'unique_by_key', 'cub', 0.9, 0, 'unique_by_key >= 0.9x CUB DeviceSelect::UniqueByKey'),
+    (r'adjacent_difference', 'cub', 0.95, 0, 'adjacent_difference >= 0.95x CUB SubtractLeftCopy'),
+    (r'partition_copy', 'cub', 0.9, 0, 'partition_copy >= 0.9x CUB DevicePartition::If'),
+    (r'set_intersection', 'thrust', 1.0, 0, 'set_intersection >= Thrust'),
 ]
 
 def ratio_pts(t, family, base, min_n):

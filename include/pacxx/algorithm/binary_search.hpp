@@ -21,6 +21,7 @@
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/algorithm/detail/search_one.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -41,17 +42,7 @@ template <class S, class Comp, search_kind Kind> struct search_fn {
   // The first index in [0, n) whose element `right` does not send to the right (the
   // sorted range is partitioned by it).
   template <class Right> std::size_t partition_point(Right right) const {
-    auto first = ranges::begin(sorted);
-    using D = ranges::range_difference_t<S>;
-    std::size_t lo = 0, hi = n;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (right(*(first + static_cast<D>(mid))))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
+    return partition_point_at(ranges::begin(sorted), n, right);
   }
   template <class Q> std::size_t bound(const Q &q, std::true_type /*lower*/) const {
     return partition_point([&](const auto &e) { return bool(comp(e, q)); });

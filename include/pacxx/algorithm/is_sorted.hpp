@@ -17,6 +17,12 @@
 
 namespace gpu {
 namespace detail {
+// The n - 1 pairs (v[i - 1], v[i]) of device view v of n >= 2 elements.
+template <class V> auto adjacent_pairs(V &v, std::size_t n) {
+  using D = ranges::range_difference_t<V>;
+  return ranges::views::zip(v | ranges::views::take(static_cast<D>(n - 1)),
+                            v | ranges::views::drop(static_cast<D>(1)));
+}
 // Whether the pair (previous, next) is out of order.
 template <class Comp> struct descends {
   Comp comp;
@@ -33,10 +39,7 @@ template <class Rng, class Comp = std::less<>> bool is_sorted(Rng &&rng, Comp co
   const std::size_t n = pacxx::detail::device_size(v);
   if (n < 2)
     return true;
-  using D = ranges::range_difference_t<decltype(v)>;
-  auto pairs = ranges::views::zip(v | ranges::views::take(static_cast<D>(n - 1)),
-                                  v | ranges::views::drop(static_cast<D>(1)));
-  return gpu::none_of(pairs, detail::descends<Comp>{comp});
+  return gpu::none_of(detail::adjacent_pairs(v, n), detail::descends<Comp>{comp});
 }
 
 } // namespace gpu

@@ -105,12 +105,13 @@ inline pacxx::error too_many_runs(const char *name, std::size_t runs, std::size_
 
 } // namespace detail
 
-template <class K, class V, class OK, class OV, class Eq = std::equal_to<>, class Op = std::plus<>>
-std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out_values_in,
-                          Eq eq = Eq{}, Op op = Op{}) {
+namespace detail {
+// reduce_by_key for the call `name` (its errors name it: gpu::run_length_encode is one).
+template <class K, class V, class OK, class OV, class Eq, class Op>
+std::size_t reduce_by_key_as(const char *name, K &&keys_in, V &&values_in, OK &&out_keys_in,
+                             OV &&out_values_in, Eq eq, Op op) {
   static_assert(pacxx::is_device_copyable<Op>::value && pacxx::is_device_copyable<Eq>::value,
                 "gpu::reduce_by_key: eq and op must be trivially copyable (capture values only)");
-  const char *name = "gpu::reduce_by_key";
   auto keys = pacxx::detail::device_view(std::forward<K>(keys_in));
   auto values = pacxx::detail::device_view(std::forward<V>(values_in));
   auto out_keys = pacxx::detail::device_view(std::forward<OK>(out_keys_in));
@@ -259,6 +260,15 @@ std::size_t reduce_by_key(K &&keys_in, V &&values_in, OK &&out_keys_in, OV &&out
   if (runs > cap_keys || runs > cap_values)
     throw detail::too_many_runs(name, runs, cap_keys, cap_values);
   return runs;
+}
+} // namespace detail
+
+template <class K, class V, class OK, class OV, class Eq = std::equal_to<>, class Op = std::plus<>>
+std::size_t reduce_by_key(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{},
+                          Op op = Op{}) {
+  return detail::reduce_by_key_as("gpu::reduce_by_key", std::forward<K>(keys),
+                                  std::forward<V>(values), std::forward<OK>(out_keys),
+                                  std::forward<OV>(out_values), eq, op);
 }
 
 } // namespace gpu

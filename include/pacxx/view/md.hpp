@@ -185,7 +185,6 @@ class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
                                         std::size_t off) const {
     return detail::make_md<V, D, L>(base_, e, s, off);
   }
-  void strides(std::ptrdiff_t (&s)[3]) const noexcept { offset_of::strides(shape_, s); }
 
 public:
   static constexpr std::size_t rank = Rank::value;
@@ -212,6 +211,14 @@ public:
   decltype(auto) at_coords(std::size_t x, std::size_t y, std::size_t z) const {
     return (*this)(x, y, z);
   }
+  // The range's iterator at element (x, y, z), and the view's strides: element
+  // (x + dx, y + dy, z + dz) is *(iterator_at(x, y, z) + dx s[0] + dy s[1] + dz s[2])
+  // (for a row-major view s[0] is the constant 1). Stencils read neighbours so, with
+  // no multiplication a neighbour.
+  auto iterator_at(std::size_t x, std::size_t y, std::size_t z) const {
+    return ranges::begin(base_) + static_cast<base_difference>(offset_of::at(shape_, x, y, z));
+  }
+  void strides(std::ptrdiff_t (&s)[3]) const noexcept { offset_of::strides(shape_, s); }
 
   // Row y (of plane z): a 1D view of width() elements.
   auto row(std::size_t y, std::size_t z = 0) const {

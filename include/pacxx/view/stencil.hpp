@@ -96,6 +96,11 @@ template <class M, class B, class Radius, bool Interior> class neighbourhood_md 
   M a_;
   B b_;
   std::size_t x_, y_, z_;
+  // The element's iterator and the strides: an interior read is one add and a load.
+  // (Through a(x + dx, y + dy, z + dz) each read cost two 64-bit multiplications: the
+  // 2D 5-point stencil moved 800 GB/s where the naive CUDA kernel moves 1940, H100.)
+  decltype(std::declval<const M &>().iterator_at(0, 0, 0)) c_;
+  std::ptrdiff_t s_[3];
 
   template <class BB>
   md_value_t<M> read(std::ptrdiff_t x, std::ptrdiff_t y, std::ptrdiff_t z, const BB &) const {
@@ -118,15 +123,15 @@ template <class M, class B, class Radius, bool Interior> class neighbourhood_md 
 public:
   static constexpr bool interior = Interior;
   neighbourhood_md(const M &a, const B &b, std::size_t x, std::size_t y, std::size_t z)
-      : a_(a), b_(b), x_(x), y_(y), z_(z) {}
+      : a_(a), b_(b), x_(x), y_(y), z_(z), c_(a.iterator_at(x, y, z)) {
+    a.strides(s_);
+  }
   neighbourhood_md() = default;
 
   // The element (x + dx, y + dy, z + dz), through the boundary where it is outside.
   md_value_t<M> operator()(int dx, int dy = 0, int dz = 0) const {
     if (Interior)
-      return a_(static_cast<std::size_t>(static_cast<std::ptrdiff_t>(x_) + dx),
-                static_cast<std::size_t>(static_cast<std::ptrdiff_t>(y_) + dy),
-                static_cast<std::size_t>(static_cast<std::ptrdiff_t>(z_) + dz));
+      return *(c_ + static_cast<std::ptrdiff_t>(dx * s_[0] + dy * s_[1] + dz * s_[2]));
     return read(static_cast<std::ptrdiff_t>(x_) + dx, static_cast<std::ptrdiff_t>(y_) + dy,
                 static_cast<std::ptrdiff_t>(z_) + dz, b_);
   }

@@ -1,0 +1,273 @@
+// The Thrust-parity algorithms (issue 38) beside CUB (temporary storage preallocated)
+// and Thrust, all in this one process, sizes 2^16..2^28 (PACXX_BENCH_MAX_LOG2 lowers the
+// top). Times are per call, end to end: until the result (and its count, where there is
+// one) is complete on the host side. Every result is checked against a host reference
+// once per size before timing.
+//   adjacent_difference  floats in, floats out (bytes: read n, write n)
+//   unique_by_key        int keys in runs of 8, float values; out of place (CUB's
+//                        DeviceSelect::UniqueByKey, Thrust's unique_by_key_copy) (bytes:
+//                        read 2n, write 2 per run)
+//   run_length_encode    int keys in runs of 8 (bytes: read n, write 2 per run)
+//   partition_copy       floats, about half > 0 (bytes: read n, write n); CUB's
+//                        DevicePartition::If writes both parts into one output
+//   set_intersection     two sorted int ranges of n / 2 each, values in [0, n) (bytes:
+//                        read n, write the result); Thrust only (CUB has none)
+#include <pacxx/pacxx.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_sizes.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "baselines/thrust_parity.h"
+
+namespace {
+
+struct xorshift {
+  std::uint64_t s = 0x9E3779B97F4A7C15ull;
+  std::uint64_t next() {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    return s * 0x2545F4914F6CDD1Dull;
+  }
+  float uniform() { return static_cast<float>(next() >> 40) / 16777216.f; }
+};
+
+struct inputs {
+  std::size_t n;
+  std::vector<float> hf, h_diff;
+  std::vector<int> hk, h_unique, ha, hb, h_inter;
+  std::vector<unsigned> h_counts;
+  std::size_t positives = 0;
+  gpu::vector<float> f, values, out_f, out_f2;
+  gpu::vector<int> keys, out_k, a, b, out_i;
+  gpu::vector<unsigned> counts;
+
+  explicit inputs(std::size_t n_) : n(n_), hf(n), h_diff(n), hk(n) {
+    xorshift r;
+    for (auto &x : hf)
+      x = r.uniform() - 0.5f;
+    std::adjacent_difference(hf.begin(), hf.end(), h_diff.begin());
+    positives = static_cast<std::size_t>(
+        std::count_if(hf.begin(), hf.end(), [](float v) { return v > 0.f; }));
+    for (std::size_t i = 0; i < n; ++i)
+      hk[i] = static_cast<int>((i / 8) % 1000003);
+    for (std::size_t i = 0; i < n; i += 8) {
+      h_unique.push_back(hk[i]);
+      h_counts.push_back(static_cast<unsigned>(std::min<std::size_t>(8, n - i)));
+    }
+    ha.resize(n / 2);
+    hb.resize(n - n / 2);
+    for (auto &x : ha)
+      x = static_cast<int>(r.next() % n);
+    for (auto &x : hb)
+      x = static_cast<int>(r.next() % n);
+    std::sort(ha.begin(), ha.end());
+    std::sort(hb.begin(), hb.end());
+    std::set_intersection(ha.begin(), ha.end(), hb.begin(), hb.end(), std::back_inserter(h_inter));
+    f = gpu::copy(hf);
+    values = gpu::copy(hf);
+    keys = gpu::copy(hk);
+    a = gpu::copy(ha);
+    b = gpu::copy(hb);
+    out_f = gpu::vector<float>(n);
+    out_f2 = gpu::vector<float>(n);
+    out_k = gpu::vector<int>(n);
+    out_i = gpu::vector<int>(n);
+    counts = gpu::vector<unsigned>(n);
+  }
+};
+
+inputs &data(std::size_t n) {
+  // Never destroyed: the runtime may be gone by the time static objects are.
+  static auto *all = new std::map<std::size_t, std::unique_ptr<inputs>>;
+  auto &p = (*all)[n];
+  if (!p) {
+    p.reset(new inputs(n));
+    cub_parity_prepare(n);
+  }
+  return *p;
+}
+
+// Sampled comparison of the first c elements of a device vector with a host one.
+template <class T> bool same(const gpu::vector<T> &d, const std::vector<T> &h, std::size_t c) {
+  if (c > h.size())
+    return false;
+  const std::vector<T> r = gpu::copy(d);
+  for (std::size_t i = 0; i < c; i += 1 + c / 4096)
+    if (!(r[i] == h[i]))
+      return false;
+  return c == 0 || r[c - 1] == h[c - 1];
+}
+
+template <class Run, class Check>
+void measure(benchmark::State &state, Run run, Check ok, double bytes_of_n) {
+  inputs &d = data(static_cast<std::size_t>(state.range(0)));
+  if (!ok(d, run(d)))
+    return state.SkipWithError("wrong result");
+  for (auto _ : state)
+    benchmark::DoNotOptimize(run(d));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes_of_n));
+  state.counters["n"] = static_cast<double>(d.n);
+}
+double n_of(benchmark::State &state) { return static_cast<double>(state.range(0)); }
+
+// ---- adjacent_difference
+bool diff_ok(inputs &d, int) { return same(d.out_f, d.h_diff, d.n); }
+void adjacent_difference_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        gpu::adjacent_difference(d.f, d.out_f);
+        pacxx::synchronize();
+        return 0;
+      },
+      diff_ok, 8 * n_of(state));
+}
+void adjacent_difference_cub(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        cub_adjacent_difference(d.f.data(), d.out_f.data(), d.n);
+        return 0;
+      },
+      diff_ok, 8 * n_of(state));
+}
+void adjacent_difference_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        thrust_adjacent_difference(d.f.data(), d.out_f.data(), d.n);
+        return 0;
+      },
+      diff_ok, 8 * n_of(state));
+}
+
+// ---- unique_by_key (out of place)
+bool ubk_ok(inputs &d, std::size_t c) {
+  return c == d.h_unique.size() && same(d.out_k, d.h_unique, c);
+}
+double ubk_bytes(benchmark::State &s) { return 8 * n_of(s) + 8 * (n_of(s) / 8); }
+void unique_by_key_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return gpu::unique_by_key_copy(d.keys, d.values, d.out_k, d.out_f); },
+      ubk_ok, ubk_bytes(state));
+}
+void unique_by_key_cub(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return cub_unique_by_key(d.keys.data(), d.values.data(), d.out_k.data(), d.out_f.data(),
+                                 d.n);
+      },
+      ubk_ok, ubk_bytes(state));
+}
+void unique_by_key_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return thrust_unique_by_key_copy(d.keys.data(), d.values.data(), d.out_k.data(),
+                                         d.out_f.data(), d.n);
+      },
+      ubk_ok, ubk_bytes(state));
+}
+
+// ---- run_length_encode
+bool rle_ok(inputs &d, std::size_t c) {
+  return c == d.h_unique.size() && same(d.out_k, d.h_unique, c) && same(d.counts, d.h_counts, c);
+}
+double rle_bytes(benchmark::State &s) { return 4 * n_of(s) + 8 * (n_of(s) / 8); }
+void run_length_encode_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return gpu::run_length_encode(d.keys, d.out_k, d.counts); }, rle_ok,
+      rle_bytes(state));
+}
+void run_length_encode_cub(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return cub_run_length_encode(d.keys.data(), d.out_k.data(), d.counts.data(), d.n);
+      },
+      rle_ok, rle_bytes(state));
+}
+void run_length_encode_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return thrust_run_length_encode(d.keys.data(), d.out_k.data(), d.counts.data(), d.n);
+      },
+      rle_ok, rle_bytes(state));
+}
+
+// ---- partition_copy
+bool part_ok(inputs &d, std::size_t c) { return c == d.positives; }
+void partition_copy_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return gpu::partition_copy(d.f, d.out_f, d.out_f2, [](float v) { return v > 0.f; }).first;
+      },
+      part_ok, 8 * n_of(state));
+}
+void partition_copy_cub(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return cub_partition_positive(d.f.data(), d.out_f.data(), d.n); },
+      part_ok, 8 * n_of(state));
+}
+void partition_copy_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return thrust_partition_copy_positive(d.f.data(), d.out_f.data(), d.out_f2.data(), d.n);
+      },
+      part_ok, 8 * n_of(state));
+}
+
+// ---- set_intersection
+bool inter_ok(inputs &d, std::size_t c) {
+  return c == d.h_inter.size() && same(d.out_i, d.h_inter, c);
+}
+void set_intersection_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return gpu::set_intersection(d.a, d.b, d.out_i); }, inter_ok,
+      4 * n_of(state) + 4 * (data(state.range(0)).h_inter.size()));
+}
+void set_intersection_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return thrust_set_intersection(d.a.data(), d.a.size(), d.b.data(), d.b.size(),
+                                       d.out_i.data());
+      },
+      inter_ok, 4 * n_of(state) + 4 * (data(state.range(0)).h_inter.size()));
+}
+
+using pacxx_bench::sizes;
+
+} // namespace
+
+#define PACXX_BENCH(f) BENCHMARK(f)->Apply(sizes)
+PACXX_BENCH(adjacent_difference_pacxx);
+PACXX_BENCH(adjacent_difference_cub);
+PACXX_BENCH(adjacent_difference_thrust);
+PACXX_BENCH(unique_by_key_pacxx);
+PACXX_BENCH(unique_by_key_cub);
+PACXX_BENCH(unique_by_key_thrust);
+PACXX_BENCH(run_length_encode_pacxx);
+PACXX_BENCH(run_length_encode_cub);
+PACXX_BENCH(run_length_encode_thrust);
+PACXX_BENCH(partition_copy_pacxx);
+PACXX_BENCH(partition_copy_cub);
+PACXX_BENCH(partition_copy_thrust);
+PACXX_BENCH(set_intersection_pacxx);
+PACXX_BENCH(set_intersection_thrust);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,35 @@
+// In place: gpu::replace(rng, old_value, new_value) sets every element equal to
+// old_value to new_value; gpu::replace_if(rng, pred, new_value) every element for which
+// pred holds. As std's; one gpu::for_each each (rng: a gpu::vector or a writable view).
+#pragma once
+#include <utility>
+
+#include "pacxx/algorithm/for_each.hpp"
+
+namespace gpu {
+namespace detail {
+template <class Pred, class T> struct replace_where {
+  Pred pred;
+  T value;
+  template <class X> void operator()(X &&x) const {
+    if (pred(static_cast<const X &>(x)))
+      x = value;
+  }
+};
+template <class T> struct equals {
+  T value;
+  template <class X> bool operator()(const X &x) const { return bool(x == value); }
+};
+} // namespace detail
+
+template <class Rng, class Pred, class T> void replace_if(Rng &&rng, Pred pred, const T &value) {
+  static_assert(pacxx::is_device_copyable<Pred>::value && pacxx::is_device_copyable<T>::value,
+                "gpu::replace_if: the predicate and the value must be trivially copyable");
+  gpu::for_each(std::forward<Rng>(rng), detail::replace_where<Pred, T>{pred, value});
+}
+
+template <class Rng, class T, class U> void replace(Rng &&rng, const T &old_value, const U &value) {
+  gpu::replace_if(std::forward<Rng>(rng), detail::equals<T>{old_value}, value);
+}
+
+} // namespace gpu

@@ -1,0 +1,42 @@
+// gpu::set_difference(a, b, out[, comp]): the elements of sorted a that sorted b does not
+// hold, in order, as std::set_difference (multiset semantics: of the elements equivalent
+// to some v, a holding m and b n, the last max(m - n, 0) of a's); returns the number
+// written.
+// gpu::set_difference_by_key(keys_a, keys_b, values_a, values_b, out_keys, out_values[,
+// comp]): the same selection of a's keys, each with its value (Thrust's signature;
+// values_b is not read).
+//
+// a and b are device ranges sorted by comp (views fused); the outputs gpu::vectors or
+// writable views; an output too small is a pacxx::error and the outputs are left
+// unchanged. One compaction of a (detail/set_select.hpp) and the tiny tile clear; where
+// an output is smaller than a, the elements are counted first.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <utility>
+
+#include "pacxx/algorithm/detail/set_select.hpp"
+#include "pacxx/device_range.hpp"
+
+namespace gpu {
+
+template <class A, class B, class Out, class Comp = std::less<>>
+std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
+  static_assert(pacxx::is_device_copyable<Comp>::value,
+                "gpu::set_difference: the comparison must be trivially copyable (capture "
+                "values only)");
+  return detail::set_select_one<false>("gpu::set_difference",
+                                       pacxx::detail::device_view(std::forward<A>(a)),
+                                       pacxx::detail::device_view(std::forward<B>(b)),
+                                       pacxx::detail::device_view(std::forward<Out>(out)), comp);
+}
+
+template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
+std::size_t set_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&, OK &&out_keys,
+                                  OV &&out_values, Comp comp = Comp{}) {
+  return detail::set_select_one_by_key<false>(
+      "gpu::set_difference_by_key", std::forward<KA>(keys_a), std::forward<KB>(keys_b),
+      std::forward<VA>(values_a), std::forward<OK>(out_keys), std::forward<OV>(out_values), comp);
+}
+
+} // namespace gpu

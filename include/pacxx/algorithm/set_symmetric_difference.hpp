@@ -1,0 +1,39 @@
+// gpu::set_symmetric_difference(a, b, out[, comp]): the elements of sorted a not in
+// sorted b and of b not in a, sorted, with std's multiset semantics (of the elements
+// equivalent to some v, a holding m and b n: the last m - n of a's where m > n, else the
+// last n - m of b's), as std::set_symmetric_difference; returns the number written.
+// gpu::set_symmetric_difference_by_key(keys_a, keys_b, values_a, values_b, out_keys, out_values[,
+// comp]): the same selection of keys, each with its value (Thrust's).
+//
+// a and b are device ranges sorted by comp (views fused); the outputs gpu::vectors or
+// writable views; an output too small is a pacxx::error and the outputs are left
+// unchanged.
+// Each side's surplus is compacted into pooled scratch (the tile clear and one pass
+// each, detail/set_select.hpp), then the two are merged into out (two launches,
+// pacxx/algorithm/merge.hpp). Six launches.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <utility>
+
+#include "pacxx/algorithm/detail/set_select.hpp"
+#include "pacxx/device_range.hpp"
+
+namespace gpu {
+
+template <class A, class B, class Out, class Comp = std::less<>>
+std::size_t set_symmetric_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
+  return detail::set_merge_two_plain<true>("gpu::set_symmetric_difference", std::forward<A>(a),
+                                           std::forward<B>(b), std::forward<Out>(out), comp);
+}
+
+template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
+std::size_t set_symmetric_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&values_b,
+                                            OK &&out_keys, OV &&out_values, Comp comp = Comp{}) {
+  return detail::set_merge_two_by_key<true>(
+      "gpu::set_symmetric_difference_by_key", std::forward<KA>(keys_a), std::forward<KB>(keys_b),
+      std::forward<VA>(values_a), std::forward<VB>(values_b), std::forward<OK>(out_keys),
+      std::forward<OV>(out_values), comp);
+}
+
+} // namespace gpu

@@ -1,0 +1,38 @@
+// gpu::set_union(a, b, out[, comp]): the sorted union of sorted a and b with std's
+// multiset semantics (of the elements equivalent to some v, a holding m and b n: a's m,
+// then the last max(n - m, 0) of b's), as std::set_union; returns the number written.
+// gpu::set_union_by_key(keys_a, keys_b, values_a, values_b, out_keys, out_values[,
+// comp]): the same selection of keys, each with its value (Thrust's).
+//
+// a and b are device ranges sorted by comp (views fused); the outputs gpu::vectors or
+// writable views; an output too small is a pacxx::error and the outputs are left
+// unchanged.
+// b's elements that a does not cover are compacted into pooled scratch (the tile clear
+// and one pass, detail/set_select.hpp), then a and they are merged into out (two
+// launches, pacxx/algorithm/merge.hpp). Four launches.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <utility>
+
+#include "pacxx/algorithm/detail/set_select.hpp"
+#include "pacxx/device_range.hpp"
+
+namespace gpu {
+
+template <class A, class B, class Out, class Comp = std::less<>>
+std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
+  return detail::set_merge_two_plain<false>("gpu::set_union", std::forward<A>(a),
+                                            std::forward<B>(b), std::forward<Out>(out), comp);
+}
+
+template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
+std::size_t set_union_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&values_b, OK &&out_keys,
+                             OV &&out_values, Comp comp = Comp{}) {
+  return detail::set_merge_two_by_key<false>("gpu::set_union_by_key", std::forward<KA>(keys_a),
+                                             std::forward<KB>(keys_b), std::forward<VA>(values_a),
+                                             std::forward<VB>(values_b), std::forward<OK>(out_keys),
+                                             std::forward<OV>(out_values), comp);
+}
+
+} // namespace gpu
