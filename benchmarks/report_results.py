@@ -30,10 +30,12 @@ import report  # noqa: E402  (stl_vs_cuda, staging)
 import report_queues  # noqa: E402
 import report_rof  # noqa: E402
 import report_stl  # noqa: E402
+import report_gemm_launches  # noqa: E402
 
 RESULTS = os.path.join(HERE, 'results')
 # The programs whose JSON is a run, and the report that reads it.
-STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented', 'shapes'}
+STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented', 'shapes', 'nbody',
+                'thrust_parity'}
 # Folders that hold A/B comparisons and experiments, not runs of the benchmarks.
 NOT_RUNS = re.compile(r'/(ab|layout|pairs|interleaved)/')
 
@@ -45,7 +47,8 @@ def runs():
         rel = os.path.relpath(path, RESULTS)
         program = os.path.basename(path)[:-len('.json')]
         if NOT_RUNS.search('/' + rel) or (program not in STL_PROGRAMS and program not in
-                                          ('stl_vs_cuda', 'jit_overhead', 'rof', 'saxpy_async')):
+                                          ('stl_vs_cuda', 'jit_overhead', 'rof', 'saxpy_async',
+                                           'gemm', 'launches')):
             continue
         with open(path) as f:
             j = json.load(f)
@@ -184,6 +187,20 @@ def queue_goals(all_runs, rows, missing):
                      rel, date, plot))
 
 
+def gemm_launch_goals(all_runs, rows, missing):
+    """Issues 36 and 37: gemm.json and launches.json (report_gemm_launches.py)."""
+    for program, goals in (('gemm', report_gemm_launches.gemm_goals),
+                           ('launches', report_gemm_launches.launch_goals)):
+        if not all_runs.get(program):
+            continue
+        date, rel = max(all_runs[program])
+        plot = plot_for(rel, [program + '.png'])
+        if not plot:
+            missing.append((rel, program, program))
+        for goal, fam, met, measured in goals(os.path.join(RESULTS, rel)):
+            rows.append((goal, fam, met, measured, rel, date, plot))
+
+
 def link(path):
     return '[%s](results/%s)' % (os.path.basename(path), path) if path else 'none'
 
@@ -195,7 +212,8 @@ def page():
     sections = [('The parallel STL against CUB and Thrust (report_stl.py)', stl_goals),
                 ('The paper\'s Section 6: against Thrust, CUB and hand-written CUDA (report.py)', cuda_goals),
                 ('Queues and futures (report_queues.py)', queue_goals),
-                ('The paper\'s application, ROF denoising (report_rof.py)', rof_goals)]
+                ('The paper\'s application, ROF denoising (report_rof.py)', rof_goals),
+                ('Matrices and launches (report_gemm_launches.py)', gemm_launch_goals)]
     out = ['# Benchmark results', '',
            'Printed by `benchmarks/report_results.py` from the newest committed run of each '
            'benchmark family under `benchmarks/results/`; do not edit by hand (`python3 '

@@ -26,6 +26,15 @@ template <class F, class E, class Out> struct transform_value {
                                          typename std::decay<R>::type>::type;
 };
 
+// Whether out has room for n results (else a pacxx::error) and there are any.
+template <class D> bool output_has_room(D &dst, std::size_t n) {
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
+  if (m < n)
+    throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
+                       " elements, the input " + std::to_string(n));
+  return n != 0;
+}
+
 // A shaped input (an md view, indices, a stencil): a 2D/3D grid; out is written at
 // x + w * (y + h * z), or by coordinates where it is shaped too (then with the same
 // extents).
@@ -34,11 +43,7 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
   using shaped_out = pacxx::detail::is_shaped<D>;
   pacxx::detail::check_shaped_output(dst, e, "gpu::transform", shaped_out{});
   const std::size_t n = e.w * e.h * e.d;
-  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
-  if (m < n)
-    throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
-                       " elements, the input " + std::to_string(n));
-  if (n == 0)
+  if (!output_has_room(dst, n))
     return;
   using P = pacxx::detail::shaped_policy<S>;
   pacxx::kernel(
@@ -81,11 +86,7 @@ void transform_views(const S &src_, const D &dst_, F f, std::false_type) {
   auto dst = dst_;
   // An unbounded input (view::iota(x), view::repeat(x)) fills the output.
   const std::size_t n = pacxx::detail::leading_size(src, dst);
-  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
-  if (m < n)
-    throw pacxx::error("gpu::transform: the output has " + std::to_string(m) +
-                       " elements, the input " + std::to_string(n));
-  if (n == 0)
+  if (!output_has_room(dst, n))
     return;
   using P = pacxx::policy::elementwise;
   pacxx::kernel(

@@ -18,6 +18,7 @@
 #include "pacxx/detail/fast_divmod.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/view/md.hpp"
 
 namespace gpu {
 namespace views {
@@ -48,19 +49,11 @@ template <class Rank> class indices_view : public ranges::view_facade<indices_vi
     return {x, y, z};
   }
 
-  struct cursor {
+  struct cursor : gpu::detail::index_position<cursor> {
     divmod w_, h_;
-    std::size_t i_;
-    value_type read() const { return make(i_, w_, h_, static_cast<value_type *>(nullptr)); }
-    void next() { ++i_; }
-    void prev() { --i_; }
-    void advance(std::ptrdiff_t n) {
-      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
-    }
-    std::ptrdiff_t distance_to(const cursor &o) const {
-      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
-    }
-    bool equal(const cursor &o) const { return i_ == o.i_; }
+    cursor() = default;
+    cursor(divmod w, divmod h, std::size_t i) : w_(w), h_(h) { this->i_ = i; }
+    value_type read() const { return make(this->i_, w_, h_, static_cast<value_type *>(nullptr)); }
   };
   cursor begin_cursor() const { return {divmod(e_[0], size()), divmod(e_[1], size()), 0}; }
   cursor end_cursor() const { return {divmod(e_[0], size()), divmod(e_[1], size()), size()}; }

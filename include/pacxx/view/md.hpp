@@ -116,6 +116,21 @@ template <> struct md_offset<md_layout::strided> {
 
 template <std::size_t D> using rank_t = std::integral_constant<std::size_t, D>;
 
+// The position of a range-v3 cursor that reads element i of a view by its linear index
+// (md, indices and stencil views): the cursor derives from it and adds read().
+template <class Cursor> struct index_position {
+  std::size_t i_ = 0;
+  void next() { ++i_; }
+  void prev() { --i_; }
+  void advance(std::ptrdiff_t n) {
+    i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
+  }
+  std::ptrdiff_t distance_to(const Cursor &o) const {
+    return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
+  }
+  bool equal(const Cursor &o) const { return i_ == o.i_; }
+};
+
 template <class V, std::size_t D, class L>
 md_view<V, rank_t<D>, L> make_md(V base, const std::size_t (&e)[3], const std::ptrdiff_t (&s)[3],
                                  std::size_t off) {
@@ -151,11 +166,16 @@ class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
 
   // Row-major order over the view's own extents: element i is at coordinates
   // (i % w, i / w % h, i / (w * h)), a division each unless the layout is row-major.
-  struct cursor {
+  struct cursor : detail::index_position<cursor> {
     base_iterator first_;
     detail::md_shape<V, Rank::value> m_;
-    std::size_t i_ = 0;
+    cursor() = default;
+    cursor(base_iterator first, const detail::md_shape<V, Rank::value> &m, std::size_t i)
+        : first_(first), m_(m) {
+      this->i_ = i;
+    }
     decltype(auto) read() const {
+      const std::size_t i_ = this->i_;
       std::size_t k;
       if (std::is_same<Layout, md_layout::row_major>::value) {
         k = m_.off + i_;
@@ -167,15 +187,6 @@ class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
       }
       return *(first_ + static_cast<base_difference>(k));
     }
-    void next() { ++i_; }
-    void prev() { --i_; }
-    void advance(std::ptrdiff_t n) {
-      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
-    }
-    std::ptrdiff_t distance_to(const cursor &o) const {
-      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
-    }
-    bool equal(const cursor &o) const { return i_ == o.i_; }
   };
   cursor begin_cursor() const { return {ranges::begin(base_), shape_, 0}; }
   cursor end_cursor() const { return {ranges::begin(base_), shape_, size()}; }

@@ -197,22 +197,17 @@ class stencil_view : public ranges::view_facade<stencil_view<B, Radius, M1, M2>>
   detail::stencil_parts<B, Radius, M1, M2> p_;
 
   // As a range (under another view): row-major order, a division per element.
-  struct cursor {
+  struct cursor : detail::index_position<cursor> {
     detail::stencil_parts<B, Radius, M1, M2> p_;
-    std::size_t i_ = 0;
+    cursor() = default;
+    cursor(const detail::stencil_parts<B, Radius, M1, M2> &p, std::size_t i) : p_(p) {
+      this->i_ = i;
+    }
     auto read() const {
+      const std::size_t i_ = this->i_;
       const std::size_t w = p_.extent(0), h = p_.extent(1), yz = i_ / w;
       return p_.at_coords(i_ % w, yz % h, yz / h);
     }
-    void next() { ++i_; }
-    void prev() { --i_; }
-    void advance(std::ptrdiff_t n) {
-      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + n);
-    }
-    std::ptrdiff_t distance_to(const cursor &o) const {
-      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
-    }
-    bool equal(const cursor &o) const { return i_ == o.i_; }
   };
   cursor begin_cursor() const { return {p_, 0}; }
   cursor end_cursor() const { return {p_, size()}; }
