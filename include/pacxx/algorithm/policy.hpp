@@ -25,6 +25,7 @@ struct elementwise {
 // elementwise's items). A warp covers 32 consecutive x: coalesced rows. Grids stride in
 // y and z beyond CUDA's 65535 blocks there.
 struct shaped {
+  static constexpr std::size_t x_items = 1; // elements of a row a thread takes (x)
   static constexpr std::size_t block_x = 32;
   static constexpr std::size_t block_y = 8;
   static constexpr std::size_t rows = 4;
@@ -35,8 +36,13 @@ struct shaped {
 // both paths (interior, border) took 142 registers in the 2D 5-point stencil (198 in
 // 3D): one block a multiprocessor, 360 GB/s where the naive CUDA kernel moves 1940
 // (H100, 8192^2, 2026-11-27).
+// Each thread also takes x_items elements of its row (block_x * grid apart): the per-row
+// set-up of the border path (clamped row offsets, 64-bit multiplies), hoisted out of the
+// loop over x, was most of the 203 instructions a point that ncu counted with one
+// element a thread (the naive CUDA kernel: 67).
 struct shaped_stencil : shaped {
   static constexpr std::size_t rows = 1;
+  static constexpr std::size_t x_items = 8;
 };
 
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the

@@ -77,7 +77,7 @@ template <class P> launch_config shaped_grid(const extents3 &e) {
     std::size_t b = ceil_div(n, per);
     return b > most ? most : b;
   };
-  return {{blocks(e.w, P::block_x, P::max_blocks_x),
+  return {{blocks(e.w, P::block_x * P::x_items, P::max_blocks_x),
            blocks(e.h, P::block_y * P::rows, P::max_blocks_yz), blocks(e.d, 1, P::max_blocks_yz)},
           {P::block_x, P::block_y}};
 }
