@@ -44,6 +44,8 @@
 #include "pacxx/algorithm/scan.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
 #include "pacxx/algorithm/segmented_reduce.hpp"
+#include "pacxx/algorithm/segmented_scan.hpp"
+#include "pacxx/algorithm/segmented_sort.hpp"
 #include "pacxx/algorithm/sort.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/algorithm/transform_reduce.hpp"
