@@ -135,24 +135,17 @@ seg_data &cached(std::size_t n, long length) {
   return *p;
 }
 
-template <class F> void run(benchmark::State &state, long length, F f) {
+// make: the data this family needs beyond the sums' (or nothing), check: whether f's
+// result is right (it clears it for the next check).
+template <class F>
+void run(benchmark::State &state, long length, F f, void (seg_data::*make)(),
+         bool (seg_data::*check)()) {
   const std::size_t n = state.range(0);
   seg_data &d = cached(n, length);
+  if (make)
+    (d.*make)();
   f(d);
-  if (!d.check())
-    return state.SkipWithError("wrong result");
-  for (auto _ : state)
-    f(d);
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * n * sizeof(float));
-  state.counters["segments"] = static_cast<double>(d.segments());
-}
-
-template <class F> void run_scan(benchmark::State &state, long length, F f) {
-  const std::size_t n = state.range(0);
-  seg_data &d = cached(n, length);
-  d.make_scan();
-  f(d);
-  if (!d.check_scan())
+  if (!(d.*check)())
     return state.SkipWithError("wrong result");
   for (auto _ : state)
     f(d);
@@ -189,7 +182,9 @@ void pacxx_scan(seg_data &d) {
   gpu::segmented_inclusive_scan(d.v, d.o, d.scanned);
   pacxx::synchronize();
 }
-void cub_scan(seg_data &d) { cub_scan_by_key(d.ids.data(), d.v.data(), d.scanned.data(), d.v.size()); }
+void cub_scan(seg_data &d) {
+  cub_scan_by_key(d.ids.data(), d.v.data(), d.scanned.data(), d.v.size());
+}
 void pacxx_sort(seg_data &d) {
   gpu::segmented_sort(d.work, d.o);
   pacxx::synchronize();
@@ -205,12 +200,20 @@ void sizes(benchmark::internal::Benchmark *b) {
 }
 
 #define SEGMENTED(len, name)                                                                       \
-  void segsum##name##_pacxx(benchmark::State &s) { run(s, len, pacxx_sum); }                       \
-  void segsum##name##_cub(benchmark::State &s) { run(s, len, cub_sum); }                           \
-  void segscan##name##_pacxx(benchmark::State &s) { run_scan(s, len, pacxx_scan); }              \
-  void segscan##name##_cub(benchmark::State &s) { run_scan(s, len, cub_scan); }                  \
-  void segsort##name##_pacxx(benchmark::State &s) { run_sort(s, len, pacxx_sort); }              \
-  void segsort##name##_cub(benchmark::State &s) { run_sort(s, len, cub_sort); }                  \
+  void segsum##name##_pacxx(benchmark::State &s) {                                                 \
+    run(s, len, pacxx_sum, nullptr, &seg_data::check);                                             \
+  }                                                                                                \
+  void segsum##name##_cub(benchmark::State &s) {                                                   \
+    run(s, len, cub_sum, nullptr, &seg_data::check);                                               \
+  }                                                                                                \
+  void segscan##name##_pacxx(benchmark::State &s) {                                                \
+    run(s, len, pacxx_scan, &seg_data::make_scan, &seg_data::check_scan);                          \
+  }                                                                                                \
+  void segscan##name##_cub(benchmark::State &s) {                                                  \
+    run(s, len, cub_scan, &seg_data::make_scan, &seg_data::check_scan);                            \
+  }                                                                                                \
+  void segsort##name##_pacxx(benchmark::State &s) { run_sort(s, len, pacxx_sort); }                \
+  void segsort##name##_cub(benchmark::State &s) { run_sort(s, len, cub_sort); }                    \
   BENCHMARK(segsum##name##_pacxx)->Apply(sizes);                                                   \
   BENCHMARK(segsum##name##_cub)->Apply(sizes);                                                     \
   BENCHMARK(segscan##name##_pacxx)->Apply(sizes);                                                  \

@@ -48,7 +48,7 @@ struct Shape {
 // Each path of the scans and the sorts: single segments, many tiny ones with empties,
 // around a warp, up to each sort tile (128, 512, 2048), mixed (some past the largest
 // tile: the global sort), long (a block per scan segment; the global sort).
-const Shape shapes[] = {{1, 0, 0},     {1, 1, 1},      {1000, 0, 3},    {397, 30, 128},
+const Shape shapes[] = {{1, 0, 0},     {1, 1, 1},       {1000, 0, 3},  {397, 30, 128},
                         {101, 0, 512}, {23, 600, 2048}, {37, 0, 9000}, {11, 3000, 5000}};
 
 template <class T> std::vector<T> random_keys(std::size_t n, std::uint64_t seed) {
@@ -181,6 +181,23 @@ TEST(SegmentedSortViews, AUserComparatorOnFloatsAndNoSegments) {
     std::stable_sort(h.begin() + l.offsets[s], h.begin() + l.offsets[s + 1], by_abs);
   EXPECT_EQ(gpu::copy(dk), h);
 
+  // Long segments with a comparator that is no radix order: the global merge sort, by
+  // key with values, and elements before the first and after the last segment.
+  const Layout ll = layout(4, 1500, 6000, 7, 9, 31);
+  const std::vector<float> lk = pacxx_test::random_floats(ll.size, 37, -8.f, 8.f);
+  std::vector<unsigned> pos(ll.size);
+  std::iota(pos.begin(), pos.end(), 0u);
+  rounded.resize(ll.size);
+  std::transform(lk.begin(), lk.end(), rounded.begin(), [](float x) { return float(int(x)); });
+  dk = gpu::copy(rounded);
+  gpu::vector<unsigned> dp = gpu::copy(pos);
+  doff = gpu::copy(ll.offsets);
+  gpu::segmented_sort_by_key(dk, dp, doff, by_abs);
+  for (std::size_t s = 0; s + 1 < ll.offsets.size(); ++s)
+    std::stable_sort(pos.begin() + ll.offsets[s], pos.begin() + ll.offsets[s + 1],
+                     [&](unsigned a, unsigned b) { return by_abs(rounded[a], rounded[b]); });
+  EXPECT_EQ(gpu::copy(dp), pos);
+
   gpu::vector<int> none(1, 0), keys = gpu::copy(std::vector<int>{3, 2, 1});
   gpu::segmented_sort(keys, none);
   gpu::segmented_inclusive_scan(keys, none, keys);
@@ -205,26 +222,25 @@ void expect_error_and_unchanged(const char *name, const std::vector<int> &o, Cal
 TEST(SegmentedScanSortErrors, BadOffsetsAreErrorsAndTheDataIsUnchanged) {
   for (const std::vector<int> &o : {std::vector<int>{0, 5, 3, 8}, std::vector<int>{0, 5, 11},
                                     std::vector<int>{-1, 5}, std::vector<int>{}}) {
-    expect_error_and_unchanged("gpu::segmented_inclusive_scan", o,
-                               [](gpu::vector<int> &k, gpu::vector<int> &off,
-                                  gpu::vector<int> &out) {
-                                 gpu::segmented_inclusive_scan(k, off, out);
-                               });
-    expect_error_and_unchanged("gpu::segmented_exclusive_scan", o,
-                               [](gpu::vector<int> &k, gpu::vector<int> &off,
-                                  gpu::vector<int> &out) {
-                                 gpu::segmented_exclusive_scan(k, off, out, 0);
+    expect_error_and_unchanged(
+        "gpu::segmented_inclusive_scan", o,
+        [](gpu::vector<int> &k, gpu::vector<int> &off, gpu::vector<int> &out) {
+          gpu::segmented_inclusive_scan(k, off, out);
+        });
+    expect_error_and_unchanged(
+        "gpu::segmented_exclusive_scan", o,
+        [](gpu::vector<int> &k, gpu::vector<int> &off, gpu::vector<int> &out) {
+          gpu::segmented_exclusive_scan(k, off, out, 0);
+        });
+    expect_error_and_unchanged("gpu::segmented_sort", o,
+                               [](gpu::vector<int> &k, gpu::vector<int> &off, gpu::vector<int> &) {
+                                 gpu::segmented_sort(k, off);
                                });
     expect_error_and_unchanged(
-        "gpu::segmented_sort", o,
-        [](gpu::vector<int> &k, gpu::vector<int> &off, gpu::vector<int> &) {
-          gpu::segmented_sort(k, off);
+        "gpu::segmented_sort_by_key", o,
+        [](gpu::vector<int> &k, gpu::vector<int> &off, gpu::vector<int> &out) {
+          gpu::segmented_sort_by_key(k, out, off);
         });
-    expect_error_and_unchanged("gpu::segmented_sort_by_key", o,
-                               [](gpu::vector<int> &k, gpu::vector<int> &off,
-                                  gpu::vector<int> &out) {
-                                 gpu::segmented_sort_by_key(k, out, off);
-                               });
   }
   gpu::vector<int> k(10), small(9), off = gpu::copy(std::vector<int>{0, 10});
   EXPECT_THROW(gpu::segmented_inclusive_scan(k, off, small), pacxx::error);

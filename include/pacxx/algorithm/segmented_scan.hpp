@@ -73,8 +73,8 @@ template <class T, bool Exclusive, class Op, class V, class O, class R> struct s
 };
 
 template <class T, bool Exclusive, class V, class O, class R, class Op>
-segment_scanner<T, Exclusive, Op, V, O, R> make_segment_scanner(const V &v, const O &o,
-                                                                const R &r, T init, Op op) {
+segment_scanner<T, Exclusive, Op, V, O, R> make_segment_scanner(const V &v, const O &o, const R &r,
+                                                                T init, Op op) {
   return {v, o, r, init, op};
 }
 
@@ -173,16 +173,13 @@ template <class Values, class Offsets, class Out, class Op = std::plus<>>
 void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op op = Op{}) {
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<Values>()))>;
   detail::segmented_scan<T, false>("gpu::segmented_inclusive_scan", std::forward<Values>(values),
-                                   std::forward<Offsets>(offsets), std::forward<Out>(out), T(),
-                                   op);
+                                   std::forward<Offsets>(offsets), std::forward<Out>(out), T(), op);
 }
 
 template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
-void segmented_exclusive_scan(Values &&values, Offsets &&offsets, Out &&out, T init,
-                              Op op = Op{}) {
+void segmented_exclusive_scan(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
   detail::segmented_scan<T, true>("gpu::segmented_exclusive_scan", std::forward<Values>(values),
-                                  std::forward<Offsets>(offsets), std::forward<Out>(out), init,
-                                  op);
+                                  std::forward<Offsets>(offsets), std::forward<Out>(out), init, op);
 }
 
 } // namespace gpu

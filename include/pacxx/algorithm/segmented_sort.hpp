@@ -8,16 +8,21 @@
 // (values at least as long as keys); offsets any device range of integers.
 //
 // Launches: the offsets' check of segmented_reduce (a bad offset is a pacxx::error naming
-// the call, keys and values unchanged), one that finds the longest segment (both read
-// back), then by the longest segment's length (pacxx::policy::segmented_sort):
+// the call, keys and values unchanged), one that finds the longest segment and the first
+// and last offsets (both read back), then by the longest segment's length
+// (pacxx::policy::segmented_sort):
 //  - a block per segment sorting it in shared memory: a bitonic network over (key,
 //    position) pairs, the position breaking ties, so the result is the stable one;
 //    the network is as wide as the segment rounded up to a power of two, and the block
 //    as large as the longest segment needs (three tile sizes);
-//  - segments longer than the largest tile: one global stable sort (gpu::sort, a merge
-//    sort) of (segment, position, key) records over all elements, the records of
-//    elements outside the long segments comparing equal within their segment so they
-//    keep their place; a pack and an unpack launch around it (and a copy of the values).
+//  - segments longer than the largest tile, radix keys (integers, float, double) with
+//    std::less / std::greater: two stable radix sorts of positions over all elements
+//    from offsets[0] to offsets.back(), by key and then by segment (its ceil(log2
+//    segments) bits), then a gather and a copy back (five launches and the sorts');
+//  - segments longer than the largest tile, any other comparator: one global stable
+//    merge sort (gpu::sort) of (segment, position, key) records over all elements, the
+//    records of elements outside the long segments comparing equal within their
+//    segment so they keep their place; a pack and an unpack launch around it.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -25,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <range/v3/iterator/traits.hpp>
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
@@ -42,27 +48,49 @@
 namespace gpu {
 namespace detail {
 
-// The length of the longest of the segments (offsets already checked). One launch and
-// a read back of 8 bytes.
-template <class O> unsigned long long longest_segment(const O &offsets, std::size_t segments) {
+// The length of the longest segment and the first and last offsets (offsets already
+// checked). One launch and a read back of 24 bytes.
+struct segment_extent {
+  unsigned long long longest, first, last;
+};
+template <class O> segment_extent find_segment_extent(const O &offsets, std::size_t segments) {
   using U = unsigned long long;
-  U *longest = static_cast<U *>(pacxx::detail::scratch(sizeof(U)));
-  pacxx::detail::fill_on_device(longest, 0, sizeof(U));
+  U *e = static_cast<U *>(pacxx::detail::scratch(3 * sizeof(U)));
+  pacxx::detail::fill_on_device(e, 0, sizeof(U));
   using P = pacxx::policy::elementwise;
   pacxx::kernel(
-      [](const auto &offsets_view, std::size_t segments, U *longest) {
+      [](const auto &offsets_view, std::size_t segments, U *e) {
         auto first = ranges::begin(offsets_view);
         using D = ranges::range_difference_t<decltype(offsets_view)>;
         pacxx::detail::for_each_index<P>(segments, [&](std::size_t s) {
           const U len = U(*(first + static_cast<D>(s + 1)) - *(first + static_cast<D>(s)));
           if (len > 1) // most segments of a sort worth the name are; skips the atomic else
-            pacxx::atomic_max(longest, len);
+            pacxx::atomic_max(e, len);
+          if (s == 0) {
+            e[1] = U(*first);
+            e[2] = U(*(first + static_cast<D>(segments)));
+          }
         });
       },
-      pacxx::detail::elementwise_grid<P>(segments))(offsets, segments, longest);
-  U result;
-  pacxx::detail::copy_to_host(&result, longest, sizeof(U));
+      pacxx::detail::elementwise_grid<P>(segments))(offsets, segments, e);
+  segment_extent result;
+  pacxx::detail::copy_to_host(&result, e, sizeof result);
   return result;
+}
+
+// The segment of element i in device code: the number of offsets <= i, less one (-1
+// before offsets[0], `segments` from offsets.back() on).
+template <class It> long long segment_of(It offsets, std::size_t segments, std::size_t i) {
+  using D = ranges::iter_difference_t<It>;
+  std::size_t lo = 0, hi = segments + 1;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::size_t>(*(offsets + D(mid))) <= i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return static_cast<long long>(lo) - 1;
 }
 
 // A block of B threads a segment of at most B * Items elements (longer ones are left to
@@ -152,15 +180,15 @@ template <class K> struct segment_record {
 };
 template <class Comp> struct by_segment_then_key {
   Comp comp;
-  template <class K>
-  bool operator()(const segment_record<K> &a, const segment_record<K> &b) const {
+  template <class K> bool operator()(const segment_record<K> &a, const segment_record<K> &b) const {
     if (a.seg != b.seg)
       return a.seg < b.seg;
     return a.sorted && comp(a.key, b.key);
   }
 };
 
-// Sorts the segments longer than `tile` by one stable sort of records of all n elements.
+// Sorts the segments longer than `tile` by one stable merge sort of records of all n
+// elements (any comparator).
 template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
 void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
                         std::size_t n, std::size_t tile, Comp comp) {
@@ -176,17 +204,7 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
         using DV = ranges::range_difference_t<decltype(vv)>;
         const auto off = ranges::begin(o);
         pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
-          // The number of offsets <= i, less one: i's segment (-1 before offsets[0],
-          // `segments` from offsets.back() on).
-          std::size_t lo = 0, hi = segments + 1;
-          while (lo < hi) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            if (static_cast<std::size_t>(*(off + DO(mid))) <= i)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-          const long long seg = static_cast<long long>(lo) - 1;
+          const long long seg = segment_of(off, segments, i);
           bool sorted = false;
           if (seg >= 0 && static_cast<std::size_t>(seg) < segments)
             sorted = static_cast<std::size_t>(*(off + DO(seg + 1)) - *(off + DO(seg))) > tile;
@@ -214,12 +232,90 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
       pacxx::detail::elementwise_grid<P>(n))(keys, values, n, records.data(), copy.data());
 }
 
+// Radix keys with std::less / std::greater, the elements of [first, last) fewer than 2^32
+// in fewer than 2^32 segments: two stable radix sorts of positions, by key and then by
+// segment (the second keeps the first's order within a segment), then a gather of keys
+// and values by position and a copy back. Segments sorted by their blocks before are
+// sorted again (they stay as they are).
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void radix_sort_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                         std::size_t first, std::size_t last, Comp comp) {
+  using P = pacxx::policy::elementwise;
+  const std::size_t m = last - first;
+  vector<K> k(m);
+  vector<unsigned> pos(m), seg(m);
+  pacxx::kernel(
+      [](const auto &kv, std::size_t first, std::size_t m, K *k, unsigned *pos) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          k[i] = *(ranges::begin(kv) + DK(first + i));
+          pos[i] = static_cast<unsigned>(i);
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, first, m, k.data(), pos.data());
+  gpu::sort_by_key(k, pos, comp);
+  pacxx::kernel(
+      [](const auto &o, std::size_t segments, std::size_t first, std::size_t m, const unsigned *pos,
+         unsigned *seg) {
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          seg[i] = static_cast<unsigned>(segment_of(ranges::begin(o), segments, first + pos[i]));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(offsets, segments, first, m, pos.data(), seg.data());
+  int bits = 1;
+  while (bits < 32 && (std::size_t(1) << bits) < segments)
+    ++bits;
+  gpu::sort_by_key(seg, pos, 0, bits);
+  vector<V> v(HasValues ? m : 0);
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const unsigned *pos,
+         K *k, V *v) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          k[i] = *(ranges::begin(kv) + DK(first + pos[i]));
+          if (HasValues)
+            v[i] = *(ranges::begin(vv) + DV(first + pos[i]));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, pos.data(), k.data(),
+                                             v.data());
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const K *k, const V *v) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          *(ranges::begin(kv) + DK(first + i)) = k[i];
+          if (HasValues)
+            *(ranges::begin(vv) + DV(first + i)) = v[i];
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, k.data(), v.data());
+}
+
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t tile, const segment_extent &e, Comp comp,
+                        std::true_type /*radix keys and order*/) {
+  if (e.last - e.first <= 0xffffffffull && segments <= 0xffffffffull)
+    radix_sort_segments<K, V, HasValues>(keys, values, offsets, segments, e.first, e.last, comp);
+  else
+    sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+}
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t tile, const segment_extent &, Comp comp,
+                        std::false_type) {
+  sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+}
+
 template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
 void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
                     std::size_t n, Comp comp) {
   if (segments == 0)
     return;
-  const unsigned long long longest = longest_segment(offsets, segments);
+  const segment_extent e = find_segment_extent(offsets, segments);
+  const unsigned long long longest = e.longest;
   if (longest <= 1)
     return;
   using P = pacxx::policy::segmented_sort;
@@ -236,11 +332,13 @@ void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::siz
     sort_segments_by_block<P::large_block, P::large_tile / P::large_block, K, V, HasValues>(
         keys, values, offsets, segments, comp);
   if (longest > P::large_tile)
-    sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, P::large_tile, comp);
+    sort_long_segments<K, V, HasValues>(
+        keys, values, offsets, segments, n, P::large_tile, e, comp,
+        std::integral_constant<bool, radix_order_t<Comp, K>::value != 0>{});
 }
 
-template <class KV, class O> std::size_t checked_sort_segments(const char *name, const KV &keys,
-                                                               const O &offsets) {
+template <class KV, class O>
+std::size_t checked_sort_segments(const char *name, const KV &keys, const O &offsets) {
   static_assert(std::is_integral<ranges::range_value_t<O>>::value,
                 "gpu::segmented_sort: offsets must be integers");
   return checked_segments(name, offsets, pacxx::detail::device_size(keys));
@@ -257,8 +355,7 @@ void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
   auto off = pacxx::detail::device_view(std::forward<Offsets>(offsets));
   using K = ranges::range_value_t<decltype(kv)>;
   const std::size_t segments = detail::checked_sort_segments("gpu::segmented_sort", kv, off);
-  detail::segmented_sort<K, K, false>(kv, kv, off, segments,
-                                      pacxx::detail::device_size(kv), comp);
+  detail::segmented_sort<K, K, false>(kv, kv, off, segments, pacxx::detail::device_size(kv), comp);
 }
 
 template <class Keys, class Values, class Offsets, class Comp = std::less<>>
@@ -275,8 +372,7 @@ void segmented_sort_by_key(Keys &&keys, Values &&values, Offsets &&offsets, Comp
   if (nv < n)
     throw pacxx::error("gpu::segmented_sort_by_key: the values have " + std::to_string(nv) +
                        " elements, the keys " + std::to_string(n));
-  const std::size_t segments =
-      detail::checked_sort_segments("gpu::segmented_sort_by_key", kv, off);
+  const std::size_t segments = detail::checked_sort_segments("gpu::segmented_sort_by_key", kv, off);
   detail::segmented_sort<K, V, true>(kv, vv, off, segments, n, comp);
 }
 
