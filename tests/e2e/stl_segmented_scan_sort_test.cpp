@@ -126,6 +126,33 @@ TYPED_TEST(SegmentedScanSortTyped, SortDescendingMatchesTheHost) {
   }
 }
 
+struct Payload { // 24 bytes: tiles of 2048 keys and payloads exceed the shared memory
+  double a, b, c;
+};
+
+TEST(SegmentedSortViews, LargeValuesTakeSmallerTilesOrTheGlobalSort) {
+  for (const Shape &sh : {Shape{101, 0, 512}, Shape{23, 600, 2048}}) {
+    const Layout l = layout(sh.count, sh.lo, sh.hi, 0, 0, sh.count + 3);
+    const std::vector<int> k = random_keys<int>(l.size, 41);
+    std::vector<Payload> p(l.size);
+    for (std::size_t i = 0; i < l.size; ++i)
+      p[i] = Payload{double(i), -double(i), 0.5 * double(i)};
+    gpu::vector<int> dk = gpu::copy(k), doff = gpu::copy(l.offsets);
+    gpu::vector<Payload> dp = gpu::copy(p);
+    gpu::segmented_sort_by_key(dk, dp, doff);
+    std::vector<unsigned> pos(l.size);
+    std::iota(pos.begin(), pos.end(), 0u);
+    for (std::size_t s = 0; s + 1 < l.offsets.size(); ++s)
+      std::stable_sort(pos.begin() + l.offsets[s], pos.begin() + l.offsets[s + 1],
+                       [&](unsigned a, unsigned b) { return k[a] < k[b]; });
+    const std::vector<Payload> r = gpu::copy(dp);
+    for (std::size_t i = 0; i < l.size; ++i) {
+      ASSERT_EQ(r[i].a, double(pos[i])) << i;
+      ASSERT_EQ(r[i].c, 0.5 * double(pos[i])) << i;
+    }
+  }
+}
+
 TEST(SegmentedScanViews, ATransformViewInAnOutputViewOutAndANonCommutativeOp) {
   // Segments of 5 from an iota view of offsets; values through a transform view; the
   // output through transform_output; op keeps the first element (associative, not

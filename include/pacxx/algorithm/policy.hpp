@@ -487,7 +487,8 @@ struct segmented_scan {
 // are sorted by a block of small_block threads each in shared memory (a bitonic sort of
 // (key, position) pairs, so stable), those up to medium_tile by medium_block threads,
 // those up to large_tile by large_block threads (tiles are powers of two, block x items);
-// longer ones by one global stable sort of (segment, key) pairs. Not yet measured.
+// longer ones (and those of tiles too large for the shared memory) globally (see
+// segmented_sort.hpp). Not yet measured.
 struct segmented_sort {
   static constexpr std::size_t small_block = 32;
   static constexpr std::size_t small_tile = 128;
@@ -495,6 +496,9 @@ struct segmented_sort {
   static constexpr std::size_t medium_tile = 512;
   static constexpr std::size_t large_block = 256;
   static constexpr std::size_t large_tile = 2048;
+  // CUDA's static shared memory of a block: tiles of keys, positions and values that
+  // would take more are not used.
+  static constexpr std::size_t max_shared_bytes = 48 * 1024;
 };
 
 } // namespace policy

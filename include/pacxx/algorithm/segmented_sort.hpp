@@ -309,6 +309,21 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
   sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
 }
 
+// sort_segments_by_block with tiles of Tile elements where they fit the shared memory
+// (returns Tile: the segments up to that long are sorted), else nothing (returns 0).
+template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+std::size_t sort_by_blocks(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                           Comp comp, std::true_type /*fits*/) {
+  sort_segments_by_block<B, Tile / B, K, V, HasValues>(keys, values, offsets, segments, comp);
+  return Tile;
+}
+template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+std::size_t sort_by_blocks(const KV &, const VV &, const O &, std::size_t, Comp, std::false_type) {
+  return 0;
+}
+
 template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
 void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
                     std::size_t n, Comp comp) {
@@ -322,18 +337,32 @@ void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::siz
   static_assert(P::small_tile % P::small_block == 0 && P::medium_tile % P::medium_block == 0 &&
                     P::large_tile % P::large_block == 0,
                 "policy::segmented_sort: tiles are whole multiples of their blocks");
-  if (longest <= P::small_tile)
-    sort_segments_by_block<P::small_block, P::small_tile / P::small_block, K, V, HasValues>(
-        keys, values, offsets, segments, comp);
-  else if (longest <= P::medium_tile)
-    sort_segments_by_block<P::medium_block, P::medium_tile / P::medium_block, K, V, HasValues>(
-        keys, values, offsets, segments, comp);
+  // A tile takes this many bytes of shared memory per element: the largest tiles of large
+  // keys and values do not fit (their segments go to the next smaller tile that does, or
+  // to the global sort).
+  constexpr std::size_t bytes = sizeof(K) + sizeof(unsigned) + (HasValues ? sizeof(V) : 0);
+  using small_fits = std::integral_constant<bool, bytes * P::small_tile <= P::max_shared_bytes>;
+  using medium_fits = std::integral_constant<bool, bytes * P::medium_tile <= P::max_shared_bytes>;
+  using large_fits = std::integral_constant<bool, bytes * P::large_tile <= P::max_shared_bytes>;
+  std::size_t by_blocks; // the longest segment the blocks sorted
+  if (longest <= P::small_tile && small_fits::value)
+    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, small_fits{});
+  else if (longest <= P::medium_tile && medium_fits::value)
+    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, medium_fits{});
+  else if (large_fits::value)
+    by_blocks = sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, large_fits{});
+  else if (medium_fits::value)
+    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, medium_fits{});
   else
-    sort_segments_by_block<P::large_block, P::large_tile / P::large_block, K, V, HasValues>(
-        keys, values, offsets, segments, comp);
-  if (longest > P::large_tile)
+    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, small_fits{});
+  if (longest > by_blocks)
     sort_long_segments<K, V, HasValues>(
-        keys, values, offsets, segments, n, P::large_tile, e, comp,
+        keys, values, offsets, segments, n, by_blocks, e, comp,
         std::integral_constant<bool, radix_order_t<Comp, K>::value != 0>{});
 }
 
