@@ -52,6 +52,8 @@ GOALS = [
     # Issue 35 (segmented algorithms).
     (r'segsum(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_reduce >= CUB DeviceSegmentedReduce'),
     (r'segsum100', 'cub', 2.0, 0, 'segmented_reduce >= 2x CUB at segments of 100'),
+    (r'segsort(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_sort >= CUB DeviceSegmentedSort at every segment size'),
+    (r'segscan(100|1000|100000|mixed)', 'cub', 1.0, 0, 'segmented_inclusive_scan >= CUB InclusiveSumByKey over segment ids'),
     # Issue 35 (shapes): time against naive CUDA, bandwidth against the copy (bw:).
     (r'jacobi2d', 'cuda', 1.25, 0, '2D 5-point Jacobi, clamp >= 1.25x the naive CUDA kernel'),
     (r'jacobi2d', 'bw:copy', 0.85, 0, '2D 5-point Jacobi, clamp >= 85% of the copy rate'),

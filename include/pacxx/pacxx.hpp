@@ -60,6 +60,8 @@
 #include "pacxx/algorithm/scatter_if.hpp"
 #include "pacxx/algorithm/scatter_reduce.hpp"
 #include "pacxx/algorithm/segmented_reduce.hpp"
+#include "pacxx/algorithm/segmented_scan.hpp"
+#include "pacxx/algorithm/segmented_sort.hpp"
 #include "pacxx/algorithm/set_difference.hpp"
 #include "pacxx/algorithm/set_intersection.hpp"
 #include "pacxx/algorithm/set_symmetric_difference.hpp"

@@ -533,6 +533,33 @@ struct pairwise_reduce {
   static constexpr unsigned unroll = 8;
 };
 
+// gpu::segmented_inclusive_scan / segmented_exclusive_scan: as segmented_reduce, a warp
+// per segment (its lanes scanning 32 elements at a time, the carry in a register) below
+// `block_min_mean` elements per segment on average, a block of `block` threads per
+// segment (block_scan over `block` elements at a time) from there. Not yet measured.
+struct segmented_scan {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block_min_mean = 2048;
+};
+
+// gpu::segmented_sort / segmented_sort_by_key: segments of at most small_tile elements
+// are sorted by a block of small_block threads each in shared memory (a bitonic sort of
+// (key, position) pairs, so stable), those up to medium_tile by medium_block threads,
+// those up to large_tile by large_block threads (tiles are powers of two, block x items);
+// longer ones (and those of tiles too large for the shared memory) globally (see
+// segmented_sort.hpp). Not yet measured.
+struct segmented_sort {
+  static constexpr std::size_t small_block = 32;
+  static constexpr std::size_t small_tile = 128;
+  static constexpr std::size_t medium_block = 128;
+  static constexpr std::size_t medium_tile = 512;
+  static constexpr std::size_t large_block = 256;
+  static constexpr std::size_t large_tile = 2048;
+  // CUDA's static shared memory of a block: tiles of keys, positions and values that
+  // would take more are not used.
+  static constexpr std::size_t max_shared_bytes = 48 * 1024;
+};
+
 } // namespace policy
 
 namespace detail {

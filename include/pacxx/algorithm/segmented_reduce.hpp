@@ -66,6 +66,24 @@ unsigned long long first_bad_offset(const O &offsets, std::size_t segments, std:
   return result;
 }
 
+// The number of segments of `offsets` (its size less one) for the call `name`, after
+// the checks of the header: an empty offsets range or a bad offset is a pacxx::error
+// naming the call, thrown before anything is written.
+template <class O> std::size_t checked_segments(const char *name, const O &offsets, std::size_t n) {
+  const std::size_t m = pacxx::detail::device_size(offsets);
+  if (m == 0)
+    throw pacxx::error(std::string(name) +
+                       ": offsets must hold segments + 1 elements (the first offset and one "
+                       "end per segment); it is empty");
+  const unsigned long long bad = first_bad_offset(offsets, m - 1, n);
+  if (bad != ~0ull)
+    throw pacxx::error(std::string(name) + ": offset " + std::to_string(bad) +
+                       " is negative, past the end of the " + std::to_string(n) +
+                       " values, or greater than the next offset (offsets must be "
+                       "non-decreasing, within [0, values.size()]); the output is unchanged");
+  return m - 1;
+}
+
 // Folds segments in device code: fold(s, lane, lanes) is the fold of every lanes-th
 // element of segment s from its lane-th (maybe none: maybe<T>); store(s, m) writes
 // init op m (init for none).
@@ -163,20 +181,12 @@ void segmented_reduce(Values &&values, Offsets &&offsets, Out &&out, T init, Op 
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
   static_assert(std::is_integral<ranges::range_value_t<decltype(off)>>::value,
                 "gpu::segmented_reduce: offsets must be integers");
-  const std::size_t n = pacxx::detail::device_size(in), m = pacxx::detail::device_size(off);
-  if (m == 0)
-    throw pacxx::error("gpu::segmented_reduce: offsets must hold segments + 1 elements (the "
-                       "first offset and one end per segment); it is empty");
-  const std::size_t segments = m - 1, out_size = pacxx::detail::device_size(dst);
-  if (out_size < segments)
+  const std::size_t n = pacxx::detail::device_size(in), out_size = pacxx::detail::device_size(dst);
+  const std::size_t m = pacxx::detail::device_size(off);
+  if (m > 0 && out_size < m - 1) // before the offsets' check: it needs no launch
     throw pacxx::error("gpu::segmented_reduce: the output has " + std::to_string(out_size) +
-                       " elements, there are " + std::to_string(segments) + " segments");
-  const unsigned long long bad = detail::first_bad_offset(off, segments, n);
-  if (bad != ~0ull)
-    throw pacxx::error("gpu::segmented_reduce: offset " + std::to_string(bad) +
-                       " is negative, past the end of the " + std::to_string(n) +
-                       " values, or greater than the next offset (offsets must be "
-                       "non-decreasing, within [0, values.size()]); the output is unchanged");
+                       " elements, there are " + std::to_string(m - 1) + " segments");
+  const std::size_t segments = detail::checked_segments("gpu::segmented_reduce", off, n);
   if (segments == 0)
     return;
   using P = pacxx::policy::segmented_reduce;

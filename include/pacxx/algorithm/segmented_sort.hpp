@@ -1,0 +1,408 @@
+// gpu::segmented_sort(keys, offsets[, comp]) and
+// gpu::segmented_sort_by_key(keys, values, offsets[, comp]): sorts each segment of a CSR
+// layout (offsets.size() = segments + 1, non-decreasing, offsets.back() <= keys.size())
+// in place by comp (a strict weak ordering, default std::less<>), stably: equal keys keep
+// their order, values follow their keys. As CUB's DeviceSegmentedSort::StableSortKeys /
+// StableSortPairs. Elements outside every segment (before offsets[0], from offsets.back()
+// on) are not moved. keys and values are gpu::vectors or writable views over them
+// (values at least as long as keys); offsets any device range of integers.
+//
+// Launches: the offsets' check of segmented_reduce (a bad offset is a pacxx::error naming
+// the call, keys and values unchanged), one that finds the longest segment and the first
+// and last offsets (both read back), then by the longest segment's length
+// (pacxx::policy::segmented_sort):
+//  - a block per segment sorting it in shared memory: a bitonic network over (key,
+//    position) pairs, the position breaking ties, so the result is the stable one;
+//    the network is as wide as the segment rounded up to a power of two, and the block
+//    as large as the longest segment needs (three tile sizes);
+//  - segments longer than the largest tile, radix keys (integers, float, double) with
+//    std::less / std::greater: two stable radix sorts of positions over all elements
+//    from offsets[0] to offsets.back(), by key and then by segment (its ceil(log2
+//    segments) bits), then a gather and a copy back (five launches and the sorts');
+//  - segments longer than the largest tile, any other comparator: one global stable
+//    merge sort (gpu::sort) of (segment, position, key) records over all elements, the
+//    records of elements outside the long segments comparing equal within their
+//    segment so they keep their place; a pack and an unpack launch around it.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <range/v3/iterator/traits.hpp>
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/traits.hpp>
+
+#include "pacxx/algorithm/policy.hpp"
+#include "pacxx/algorithm/segmented_reduce.hpp"
+#include "pacxx/algorithm/sort.hpp"
+#include "pacxx/atomic.hpp"
+#include "pacxx/device_range.hpp"
+#include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/runtime.hpp"
+#include "pacxx/shared_memory.hpp"
+#include "pacxx/vector.hpp"
+
+namespace gpu {
+namespace detail {
+
+// The length of the longest segment and the first and last offsets (offsets already
+// checked). One launch and a read back of 24 bytes.
+struct segment_extent {
+  unsigned long long longest, first, last;
+};
+template <class O> segment_extent find_segment_extent(const O &offsets, std::size_t segments) {
+  using U = unsigned long long;
+  U *e = static_cast<U *>(pacxx::detail::scratch(3 * sizeof(U)));
+  pacxx::detail::fill_on_device(e, 0, sizeof(U));
+  using P = pacxx::policy::elementwise;
+  pacxx::kernel(
+      [](const auto &offsets_view, std::size_t segments, U *e) {
+        auto first = ranges::begin(offsets_view);
+        using D = ranges::range_difference_t<decltype(offsets_view)>;
+        pacxx::detail::for_each_index<P>(segments, [&](std::size_t s) {
+          const U len = U(*(first + static_cast<D>(s + 1)) - *(first + static_cast<D>(s)));
+          if (len > 1) // most segments of a sort worth the name are; skips the atomic else
+            pacxx::atomic_max(e, len);
+          if (s == 0) {
+            e[1] = U(*first);
+            e[2] = U(*(first + static_cast<D>(segments)));
+          }
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(segments))(offsets, segments, e);
+  segment_extent result;
+  pacxx::detail::copy_to_host(&result, e, sizeof result);
+  return result;
+}
+
+// The segment of element i in device code: the number of offsets <= i, less one (-1
+// before offsets[0], `segments` from offsets.back() on).
+template <class It> long long segment_of(It offsets, std::size_t segments, std::size_t i) {
+  using D = ranges::iter_difference_t<It>;
+  std::size_t lo = 0, hi = segments + 1;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::size_t>(*(offsets + D(mid))) <= i)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return static_cast<long long>(lo) - 1;
+}
+
+// A block of B threads a segment of at most B * Items elements (longer ones are left to
+// the global sort: the block does nothing). Keys and their positions in shared memory;
+// values stay in shared memory at their position until the keys are in order.
+template <std::size_t B, std::size_t Items, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+void sort_segments_by_block(const KV &keys, const VV &values, const O &offsets,
+                            std::size_t segments, Comp comp) {
+  constexpr std::size_t tile = B * Items;
+  pacxx::kernel(
+      [comp](const auto &kv, const auto &vv, const auto &o) {
+        pacxx::shared_memory<K, tile> sk;
+        pacxx::shared_memory<unsigned, tile> sp;
+        pacxx::shared_memory<V, HasValues ? tile : 1> sv;
+        using DO = ranges::range_difference_t<decltype(o)>;
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        const std::size_t l = pacxx::Thread::get().local.x, s = pacxx::Block::get().index.x;
+        const std::size_t begin = static_cast<std::size_t>(*(ranges::begin(o) + DO(s)));
+        std::size_t len = static_cast<std::size_t>(*(ranges::begin(o) + DO(s + 1))) - begin;
+        if (len > tile)
+          len = 0;
+        const auto k0 = ranges::begin(kv) + DK(begin);
+        const auto v0 = ranges::begin(vv) + DV(begin);
+        for (std::size_t k = 0; k < Items; ++k) {
+          const std::size_t i = k * B + l;
+          sp[i] = static_cast<unsigned>(i);
+          if (i < len) {
+            sk[i] = *(k0 + DK(i));
+            if (HasValues)
+              sv[i] = *(v0 + DV(i));
+          }
+        }
+        pacxx::barrier();
+        // Whether the pair at a goes before the one at b: keys by comp, then positions;
+        // positions from len on are padding, after everything.
+        auto before = [&](std::size_t a, std::size_t b) {
+          const unsigned pa = sp[a], pb = sp[b];
+          if (pa >= len)
+            return false;
+          if (pb >= len)
+            return true;
+          if (comp(sk[a], sk[b]))
+            return true;
+          if (comp(sk[b], sk[a]))
+            return false;
+          return pa < pb;
+        };
+        std::size_t width = 1; // the network's width: len rounded up to a power of two
+        while (width < len)
+          width *= 2;
+        for (std::size_t size = 2; size <= width; size *= 2)
+          for (std::size_t stride = size / 2; stride > 0; stride /= 2) {
+            for (std::size_t p = l; p < width / 2; p += B) {
+              const std::size_t i = 2 * p - (p & (stride - 1)), j = i + stride;
+              if ((i & size) == 0 ? before(j, i) : before(i, j)) {
+                const K tk = sk[i];
+                sk[i] = sk[j];
+                sk[j] = tk;
+                const unsigned tp = sp[i];
+                sp[i] = sp[j];
+                sp[j] = tp;
+              }
+            }
+            pacxx::barrier();
+          }
+        for (std::size_t k = 0; k < Items; ++k) {
+          const std::size_t i = k * B + l;
+          if (i < len) {
+            *(k0 + DK(i)) = sk[i];
+            if (HasValues)
+              *(v0 + DV(i)) = sv[sp[i]];
+          }
+        }
+      },
+      pacxx::launch_config{{segments}, {B}})(keys, values, offsets);
+}
+
+// A record of the global sort: segment (-1 before the first, `segments` after the last),
+// position, key, and whether its segment is sorted here (a long one).
+template <class K> struct segment_record {
+  long long seg;
+  unsigned long long pos;
+  K key;
+  unsigned sorted;
+};
+template <class Comp> struct by_segment_then_key {
+  Comp comp;
+  template <class K> bool operator()(const segment_record<K> &a, const segment_record<K> &b) const {
+    if (a.seg != b.seg)
+      return a.seg < b.seg;
+    return a.sorted && comp(a.key, b.key);
+  }
+};
+
+// Sorts the segments longer than `tile` by one stable merge sort of records of all n
+// elements (any comparator).
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t tile, Comp comp) {
+  using R = segment_record<K>;
+  using P = pacxx::policy::elementwise;
+  vector<R> records(n);
+  vector<V> copy(HasValues ? n : 0);
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, const auto &o, std::size_t segments, std::size_t n,
+         std::size_t tile, R *records, V *copy) {
+        using DO = ranges::range_difference_t<decltype(o)>;
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        const auto off = ranges::begin(o);
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          const long long seg = segment_of(off, segments, i);
+          bool sorted = false;
+          if (seg >= 0 && static_cast<std::size_t>(seg) < segments)
+            sorted = static_cast<std::size_t>(*(off + DO(seg + 1)) - *(off + DO(seg))) > tile;
+          records[i] = R{seg, i, *(ranges::begin(kv) + DK(i)), sorted ? 1u : 0u};
+          if (HasValues)
+            copy[i] = *(ranges::begin(vv) + DV(i));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(keys, values, offsets, segments, n, tile,
+                                             records.data(), copy.data());
+  gpu::sort(records, by_segment_then_key<Comp>{comp});
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, std::size_t n, const R *records, const V *copy) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        pacxx::detail::for_each_index<P>(n, [&](std::size_t i) {
+          const R r = records[i];
+          if (!r.sorted)
+            return;
+          *(ranges::begin(kv) + DK(i)) = r.key;
+          if (HasValues)
+            *(ranges::begin(vv) + DV(i)) = copy[r.pos];
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(n))(keys, values, n, records.data(), copy.data());
+}
+
+// Radix keys with std::less / std::greater, the elements of [first, last) fewer than 2^32
+// in fewer than 2^32 segments: two stable radix sorts of positions, by key and then by
+// segment (the second keeps the first's order within a segment), then a gather of keys
+// and values by position and a copy back. Segments sorted by their blocks before are
+// sorted again (they stay as they are).
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void radix_sort_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                         std::size_t first, std::size_t last, Comp comp) {
+  using P = pacxx::policy::elementwise;
+  const std::size_t m = last - first;
+  vector<K> k(m);
+  vector<unsigned> pos(m), seg(m);
+  pacxx::kernel(
+      [](const auto &kv, std::size_t first, std::size_t m, K *k, unsigned *pos) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          k[i] = *(ranges::begin(kv) + DK(first + i));
+          pos[i] = static_cast<unsigned>(i);
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, first, m, k.data(), pos.data());
+  gpu::sort_by_key(k, pos, comp);
+  pacxx::kernel(
+      [](const auto &o, std::size_t segments, std::size_t first, std::size_t m, const unsigned *pos,
+         unsigned *seg) {
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          seg[i] = static_cast<unsigned>(segment_of(ranges::begin(o), segments, first + pos[i]));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(offsets, segments, first, m, pos.data(), seg.data());
+  int bits = 1;
+  while (bits < 32 && (std::size_t(1) << bits) < segments)
+    ++bits;
+  gpu::sort_by_key(seg, pos, 0, bits);
+  vector<V> v(HasValues ? m : 0);
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const unsigned *pos,
+         K *k, V *v) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          k[i] = *(ranges::begin(kv) + DK(first + pos[i]));
+          if (HasValues)
+            v[i] = *(ranges::begin(vv) + DV(first + pos[i]));
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, pos.data(), k.data(),
+                                             v.data());
+  pacxx::kernel(
+      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const K *k, const V *v) {
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
+          *(ranges::begin(kv) + DK(first + i)) = k[i];
+          if (HasValues)
+            *(ranges::begin(vv) + DV(first + i)) = v[i];
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, k.data(), v.data());
+}
+
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t tile, const segment_extent &e, Comp comp,
+                        std::true_type /*radix keys and order*/) {
+  if (e.last - e.first <= 0xffffffffull && segments <= 0xffffffffull)
+    radix_sort_segments<K, V, HasValues>(keys, values, offsets, segments, e.first, e.last, comp);
+  else
+    sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+}
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t tile, const segment_extent &, Comp comp,
+                        std::false_type) {
+  sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+}
+
+// sort_segments_by_block with tiles of Tile elements where they fit the shared memory
+// (returns Tile: the segments up to that long are sorted), else nothing (returns 0).
+template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+std::size_t sort_by_blocks(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                           Comp comp, std::true_type /*fits*/) {
+  sort_segments_by_block<B, Tile / B, K, V, HasValues>(keys, values, offsets, segments, comp);
+  return Tile;
+}
+template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+std::size_t sort_by_blocks(const KV &, const VV &, const O &, std::size_t, Comp, std::false_type) {
+  return 0;
+}
+
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                    std::size_t n, Comp comp) {
+  if (segments == 0)
+    return;
+  const segment_extent e = find_segment_extent(offsets, segments);
+  const unsigned long long longest = e.longest;
+  if (longest <= 1)
+    return;
+  using P = pacxx::policy::segmented_sort;
+  static_assert(P::small_tile % P::small_block == 0 && P::medium_tile % P::medium_block == 0 &&
+                    P::large_tile % P::large_block == 0,
+                "policy::segmented_sort: tiles are whole multiples of their blocks");
+  // A tile takes this many bytes of shared memory per element: the largest tiles of large
+  // keys and values do not fit (their segments go to the next smaller tile that does, or
+  // to the global sort).
+  constexpr std::size_t bytes = sizeof(K) + sizeof(unsigned) + (HasValues ? sizeof(V) : 0);
+  using small_fits = std::integral_constant<bool, bytes * P::small_tile <= P::max_shared_bytes>;
+  using medium_fits = std::integral_constant<bool, bytes * P::medium_tile <= P::max_shared_bytes>;
+  using large_fits = std::integral_constant<bool, bytes * P::large_tile <= P::max_shared_bytes>;
+  std::size_t by_blocks; // the longest segment the blocks sorted
+  if (longest <= P::small_tile && small_fits::value)
+    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, small_fits{});
+  else if (longest <= P::medium_tile && medium_fits::value)
+    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, medium_fits{});
+  else if (large_fits::value)
+    by_blocks = sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, large_fits{});
+  else if (medium_fits::value)
+    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, medium_fits{});
+  else
+    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+        keys, values, offsets, segments, comp, small_fits{});
+  if (longest > by_blocks)
+    sort_long_segments<K, V, HasValues>(
+        keys, values, offsets, segments, n, by_blocks, e, comp,
+        std::integral_constant<bool, radix_order_t<Comp, K>::value != 0>{});
+}
+
+template <class KV, class O>
+std::size_t checked_sort_segments(const char *name, const KV &keys, const O &offsets) {
+  static_assert(std::is_integral<ranges::range_value_t<O>>::value,
+                "gpu::segmented_sort: offsets must be integers");
+  return checked_segments(name, offsets, pacxx::detail::device_size(keys));
+}
+
+} // namespace detail
+
+template <class Keys, class Offsets, class Comp = std::less<>>
+void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
+  static_assert(pacxx::is_device_copyable<Comp>::value,
+                "gpu::segmented_sort: the comparison must be trivially copyable (capture "
+                "values only)");
+  auto kv = pacxx::detail::device_view(std::forward<Keys>(keys));
+  auto off = pacxx::detail::device_view(std::forward<Offsets>(offsets));
+  using K = ranges::range_value_t<decltype(kv)>;
+  const std::size_t segments = detail::checked_sort_segments("gpu::segmented_sort", kv, off);
+  detail::segmented_sort<K, K, false>(kv, kv, off, segments, pacxx::detail::device_size(kv), comp);
+}
+
+template <class Keys, class Values, class Offsets, class Comp = std::less<>>
+void segmented_sort_by_key(Keys &&keys, Values &&values, Offsets &&offsets, Comp comp = Comp{}) {
+  static_assert(pacxx::is_device_copyable<Comp>::value,
+                "gpu::segmented_sort_by_key: the comparison must be trivially copyable "
+                "(capture values only)");
+  auto kv = pacxx::detail::device_view(std::forward<Keys>(keys));
+  auto vv = pacxx::detail::device_view(std::forward<Values>(values));
+  auto off = pacxx::detail::device_view(std::forward<Offsets>(offsets));
+  using K = ranges::range_value_t<decltype(kv)>;
+  using V = ranges::range_value_t<decltype(vv)>;
+  const std::size_t n = pacxx::detail::device_size(kv), nv = pacxx::detail::device_size(vv);
+  if (nv < n)
+    throw pacxx::error("gpu::segmented_sort_by_key: the values have " + std::to_string(nv) +
+                       " elements, the keys " + std::to_string(n));
+  const std::size_t segments = detail::checked_sort_segments("gpu::segmented_sort_by_key", kv, off);
+  detail::segmented_sort<K, V, true>(kv, vv, off, segments, n, comp);
+}
+
+} // namespace gpu
