@@ -64,9 +64,8 @@ template <class F> void run(benchmark::State &state, F f) {
   f(d);
   for (auto _ : state)
     f(d);
-  state.counters["interactions"] =
-      benchmark::Counter(double(n) * double(n) * double(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["interactions"] = benchmark::Counter(
+      double(n) * double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void nbody_pacxx(benchmark::State &s) { run(s, pacxx_accelerations); }

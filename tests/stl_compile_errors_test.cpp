@@ -84,19 +84,17 @@ std::string param_name(const ::testing::TestParamInfo<Param> &info) {
 INSTANTIATE_TEST_SUITE_P(
     Cxx17, StlCompileError,
     ::testing::Combine(
-        ::testing::Values("reduce_host_vector", "for_each_host_vector",
-                          "transform_into_host_vector", "reduce_view_over_host_vector",
-                          "zip_of_device_and_host", "copy_view_over_host_vector",
-                          "view_function_captures_host_vector", "for_each_captures_host_vector",
-                          "transform_captures_host_vector", "reduce_op_captures_host_vector",
-                          "kernel_captures_host_vector", "kernel_argument_host_vector",
-                          "vector_of_host_containers", "transform_output_sorted",
-                          "transform_output_read", "transform_output_copied_to_host",
-                          "transform_output_captures_host_vector", "take_while_device_data",
-                          "drop_while_device_data", "trim_device_data", "delimit_device_data",
-                          "cycle_unbounded_device_data", "two_unbounded_inputs",
-                          "concat_device_data", "scatter_reduce_atomic_op",
-                          "scatter_reduce_atomic_double"),
+        ::testing::Values(
+            "reduce_host_vector", "for_each_host_vector", "transform_into_host_vector",
+            "reduce_view_over_host_vector", "zip_of_device_and_host", "copy_view_over_host_vector",
+            "view_function_captures_host_vector", "for_each_captures_host_vector",
+            "transform_captures_host_vector", "reduce_op_captures_host_vector",
+            "kernel_captures_host_vector", "kernel_argument_host_vector",
+            "vector_of_host_containers", "transform_output_sorted", "transform_output_read",
+            "transform_output_copied_to_host", "transform_output_captures_host_vector",
+            "take_while_device_data", "drop_while_device_data", "trim_device_data",
+            "delimit_device_data", "cycle_unbounded_device_data", "two_unbounded_inputs",
+            "concat_device_data", "scatter_reduce_atomic_op", "scatter_reduce_atomic_double"),
         ::testing::Values("c++17")),
     param_name);
 

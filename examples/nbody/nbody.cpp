@@ -20,7 +20,8 @@ int main(int argc, char **argv) {
     gpu::vector<nbody::body> dpos = gpu::copy(pos);
     gpu::vector<nbody::vec3> dvel = gpu::copy(vel), dacc(n);
     nbody::accelerations(dpos, dacc, eps2);
-    const double acc_error = nbody::relative_error(gpu::copy(dacc), nbody::host_accelerations(pos, eps2));
+    const double acc_error =
+        nbody::relative_error(gpu::copy(dacc), nbody::host_accelerations(pos, eps2));
     for (int s = 0; s < steps; ++s) {
       nbody::step(dpos, dvel, dacc, dt, eps2);
       nbody::host_step(pos, vel, dt, eps2);
@@ -28,10 +29,12 @@ int main(int argc, char **argv) {
     const std::vector<nbody::body> got = gpu::copy(dpos);
     double pos_error = 0, moved = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const double d = std::fabs(double(pos[i].x) - start[i].x) + std::fabs(double(pos[i].y) - start[i].y) +
+      const double d = std::fabs(double(pos[i].x) - start[i].x) +
+                       std::fabs(double(pos[i].y) - start[i].y) +
                        std::fabs(double(pos[i].z) - start[i].z);
       moved = d > moved ? d : moved;
-      const double e = std::fabs(double(got[i].x) - pos[i].x) + std::fabs(double(got[i].y) - pos[i].y) +
+      const double e = std::fabs(double(got[i].x) - pos[i].x) +
+                       std::fabs(double(got[i].y) - pos[i].y) +
                        std::fabs(double(got[i].z) - pos[i].z);
       pos_error = e > pos_error ? e : pos_error;
     }

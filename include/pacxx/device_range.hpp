@@ -249,7 +249,9 @@ template <class V> std::size_t device_size(V &v, std::true_type /*sized*/) {
 template <class V> std::size_t device_size(V &v, std::false_type) {
   return static_cast<std::size_t>(ranges::distance(ranges::begin(v), ranges::end(v)));
 }
-template <class V> std::size_t device_size(V &v) {
+// The views no algorithm can size on the host (V without const: a const view is not a
+// view_ to range-v3, and the traits below look for views).
+template <class V> void device_size_checks() {
   static_assert(!finds_bounds_by_reading<V>::value,
                 "pacxx: view::take_while, view::drop_while, view::trim and view::delimit find "
                 "their bounds by reading elements, which for device data would read device "
@@ -264,6 +266,9 @@ template <class V> std::size_t device_size(V &v) {
                 "view::unbounded) has no size: bound it (view::take, view::repeat_n, "
                 "view::iota(x, y)), or give it as the second input of a two-range algorithm, "
                 "which takes its size from the first");
+}
+template <class V> std::size_t device_size(V &v) {
+  device_size_checks<typename std::remove_const<V>::type>();
   return device_size(v, std::integral_constant<bool, ranges::sized_range<V>>{});
 }
 // The size of a range that an algorithm reads alongside another range of n elements

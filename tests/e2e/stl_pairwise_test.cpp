@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -225,8 +225,8 @@ TEST(ScatterReduce, FloatSumsAreTheSameBitsOnEveryRun) {
 }
 
 template <class T, class Op>
-std::vector<T> host_scatter(const std::vector<T> &v, const std::vector<int> &map, std::vector<T> out,
-                            Op op) {
+std::vector<T> host_scatter(const std::vector<T> &v, const std::vector<int> &map,
+                            std::vector<T> out, Op op) {
   for (std::size_t i = 0; i < v.size(); ++i)
     out[std::size_t(map[i])] = op(out[std::size_t(map[i])], v[i]);
   return out;
@@ -294,8 +294,7 @@ TEST(ScatterReduce, ViewsOnValuesAndMap) {
   auto value = [](long long i) { return i * i; };
   pacxx::reset_stats();
   gpu::scatter_reduce(view::iota(0ll, (long long)n) | view::transform(value),
-                      view::iota(0ll, (long long)n) | view::transform(target), out,
-                      std::plus<>{});
+                      view::iota(0ll, (long long)n) | view::transform(target), out, std::plus<>{});
   // The check with the copy, the radix sort by 7 bits (2 + 1 passes), the fold.
   EXPECT_EQ(pacxx_test::counts().kernel_launches, 5u);
   std::vector<long long> expect(std::size_t(targets), 0);

@@ -241,9 +241,9 @@ TEST(Views, MonteCarloPiIsOneReduction) {
     const float x = std::get<0>(p), y = std::get<1>(p);
     return x * x + y * y <= 1.f ? 1u : 0u;
   };
-  auto points = view::zip(gpu::views::random_uniform<float>(1, n),
-                          gpu::views::random_uniform<float>(2, n)) |
-                view::transform(inside);
+  auto points =
+      view::zip(gpu::views::random_uniform<float>(1, n), gpu::views::random_uniform<float>(2, n)) |
+      view::transform(inside);
   (void)gpu::reduce(points, 0u); // warm-up: JIT, scratch
   pacxx::reset_stats();
   const unsigned hits = gpu::reduce(points, 0u);

@@ -38,9 +38,7 @@ using pacxx_test::prime;
 const std::size_t sizes[] = {0, 1, prime, big};
 
 template <class T> T make(int v, int) { return static_cast<T>(v); }
-template <> Payload make<Payload>(int v, int i) {
-  return Payload{i, static_cast<float>(v) * 0.5f};
-}
+template <> Payload make<Payload>(int v, int i) { return Payload{i, static_cast<float>(v) * 0.5f}; }
 
 // n keys in runs of 1 to max_run equal values (neighbouring runs differ).
 template <class T> std::vector<T> runs(std::size_t n, std::uint64_t seed, int max_run) {
@@ -280,13 +278,13 @@ TEST(Launches, Counts) {
   gpu::vector<int> x = gpu::copy(h), v = gpu::copy(hv), out(n), out2(n);
   gpu::vector<unsigned> counts(n);
   auto run_all = [&] {
-    (void)gpu::unique_count(x);                 // 1
-    gpu::unique_copy(x, out);                   // 2: clear, pass
-    gpu::unique_by_key_copy(x, v, out, out2);   // 2: clear, pass
-    gpu::run_length_encode(x, out, counts);     // 2: clear, pass
+    (void)gpu::unique_count(x);                         // 1
+    gpu::unique_copy(x, out);                           // 2: clear, pass
+    gpu::unique_by_key_copy(x, v, out, out2);           // 2: clear, pass
+    gpu::run_length_encode(x, out, counts);             // 2: clear, pass
     gpu::run_length_encode_non_trivial(x, out, counts); // 4: 2 x (clear, pass)
     gpu::vector<int> k = x, w = v;
-    gpu::unique_by_key(k, w);                   // 2: clear, pass
+    gpu::unique_by_key(k, w); // 2: clear, pass
   };
   run_all(); // warm-up: JIT, scratch, pool
   pacxx::reset_stats();

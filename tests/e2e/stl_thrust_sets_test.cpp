@@ -1,7 +1,7 @@
 // End-to-end: set operations on sorted ranges (issue 38, item 1) against the host STL.
 //   gpu::set_intersection, set_difference, set_union, set_symmetric_difference
-//   (a, b, out[, comp]) and their _by_key forms with multiset semantics (runs of equal elements on both sides)
-//   types      int, unsigned long long, double, and a user struct ordered by its key
+//   (a, b, out[, comp]) and their _by_key forms with multiset semantics (runs of equal elements on
+//   both sides) types      int, unsigned long long, double, and a user struct ordered by its key
 //              (which side an element comes from shows)
 //   sizes      0, 1, a prime, 2^20 + 3 on either side
 //   contract   out too small: pacxx::error, out unchanged; views on inputs and outputs;
@@ -95,8 +95,12 @@ std::size_t device(op o, A &&a, B &&b, Out &&out, Comp comp) {
   }
 }
 
-template <class T> struct comp_for { using type = std::less<>; };
-template <> struct comp_for<Tagged> { using type = by_key; };
+template <class T> struct comp_for {
+  using type = std::less<>;
+};
+template <> struct comp_for<Tagged> {
+  using type = by_key;
+};
 
 template <class T> class SetOps : public ::testing::Test {};
 using Types = ::testing::Types<int, unsigned long long, double, Tagged>;
@@ -140,9 +144,9 @@ TEST(SetOps, ViewsInAndOut) {
   for (op o : ops) {
     const std::vector<int> want = host(o, ra, rb, std::greater<>{});
     gpu::vector<int> out(2 * want.size(), 0);
-    ASSERT_EQ(device(o, a | view::reverse, b | view::reverse, out | view::stride(2),
-                     std::greater<>{}),
-              want.size());
+    ASSERT_EQ(
+        device(o, a | view::reverse, b | view::reverse, out | view::stride(2), std::greater<>{}),
+        want.size());
     const std::vector<int> got = gpu::copy(out);
     for (std::size_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(got[2 * i], want[i]) << "op " << int(o);

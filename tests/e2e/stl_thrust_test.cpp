@@ -133,8 +133,7 @@ TYPED_TEST(PartitionCopy, MatchesStd) {
   for (std::size_t n : sizes) {
     const std::vector<T> h = values<T>(n, n + 3, 0, 100);
     std::vector<T> wt, wf;
-    std::partition_copy(h.begin(), h.end(), std::back_inserter(wt), std::back_inserter(wf),
-                        even{});
+    std::partition_copy(h.begin(), h.end(), std::back_inserter(wt), std::back_inserter(wf), even{});
     gpu::vector<T> x = gpu::copy(h);
     // Outputs as large as the input: the clear and one pass.
     gpu::vector<T> yes(n, make<T>(-1)), no(n + 1, make<T>(-1));
@@ -401,20 +400,20 @@ TEST(Launches, Counts) {
   const std::size_t c = static_cast<std::size_t>(std::count_if(h.begin(), h.end(), even{}));
   gpu::vector<int> ey(c), en(n - c);
   auto run_all = [&] {
-    gpu::adjacent_difference(x, out);       // 1
-    gpu::adjacent_difference(y, y);         // 2: the saved tile boundaries, the pass
-    gpu::partition_copy(x, out, no, even{}); // 2: clear, pass
-    gpu::partition_copy(x, ey, en, even{});  // 2: count, pass
-    (void)gpu::is_partitioned(x, even{});    // 1
-    (void)gpu::partition_point(s, small{});  // 1
-    (void)gpu::is_sorted_until(s);           // 1
-    (void)gpu::mismatch(x, s);               // 1
-    (void)gpu::equal_range(s, 42);           // 1
-    gpu::transform_if(x, out, twice{}, even{});   // 1
-    gpu::scatter_if(x, map, st, out);             // 1
-    gpu::gather_if(map, st, x, out);              // 1
-    gpu::replace(y, 3, 4);                        // 1
-    gpu::replace_copy_if(x, out, even{}, 0);      // 1
+    gpu::adjacent_difference(x, out);           // 1
+    gpu::adjacent_difference(y, y);             // 2: the saved tile boundaries, the pass
+    gpu::partition_copy(x, out, no, even{});    // 2: clear, pass
+    gpu::partition_copy(x, ey, en, even{});     // 2: count, pass
+    (void)gpu::is_partitioned(x, even{});       // 1
+    (void)gpu::partition_point(s, small{});     // 1
+    (void)gpu::is_sorted_until(s);              // 1
+    (void)gpu::mismatch(x, s);                  // 1
+    (void)gpu::equal_range(s, 42);              // 1
+    gpu::transform_if(x, out, twice{}, even{}); // 1
+    gpu::scatter_if(x, map, st, out);           // 1
+    gpu::gather_if(map, st, x, out);            // 1
+    gpu::replace(y, 3, 4);                      // 1
+    gpu::replace_copy_if(x, out, even{}, 0);    // 1
     gpu::tabulate(out, [](std::size_t i) { return int(i); }); // 1
   };
   run_all(); // warm-up: JIT, scratch, pool

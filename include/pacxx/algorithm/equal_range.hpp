@@ -38,8 +38,8 @@ std::pair<std::size_t, std::size_t> equal_range(Rng &&sorted, const T &value, Co
   const std::size_t n = pacxx::detail::device_size(v);
   if (n == 0)
     return {0, 0};
-  const detail::index_pair r =
-      detail::search_once<detail::index_pair>(v, n, detail::equal_range_search<T, Comp>{value, comp});
+  const detail::index_pair r = detail::search_once<detail::index_pair>(
+      v, n, detail::equal_range_search<T, Comp>{value, comp});
   return {r.first, r.second};
 }
 

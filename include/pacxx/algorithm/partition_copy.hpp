@@ -43,9 +43,10 @@ std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, Ou
     if (mt < n || mf < n) {
       const unsigned long long c = count_selected(src, n, sel, mem);
       if (c > mt || n - c > mf)
-        throw pacxx::error(std::string(name) + ": " + std::to_string(c) + " elements are true and " +
-                           std::to_string(n - c) + " false, out_true has " + std::to_string(mt) +
-                           " elements, out_false " + std::to_string(mf));
+        throw pacxx::error(std::string(name) + ": " + std::to_string(c) +
+                           " elements are true and " + std::to_string(n - c) +
+                           " false, out_true has " + std::to_string(mt) + " elements, out_false " +
+                           std::to_string(mf));
     } else {
       clear_tiles(mem);
     }

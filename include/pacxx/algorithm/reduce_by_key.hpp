@@ -263,6 +263,8 @@ std::size_t reduce_by_key_as(const char *name, K &&keys_in, V &&values_in, OK &&
 }
 } // namespace detail
 
+// Writes each run's key and the fold of its values (see the top of this header); returns
+// the number of runs.
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>, class Op = std::plus<>>
 std::size_t reduce_by_key(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{},
                           Op op = Op{}) {

@@ -32,8 +32,8 @@ void replace_copy_if(In &&in, Out &&out, Pred pred, const T &value) {
 
 template <class In, class Out, class T, class U>
 void replace_copy(In &&in, Out &&out, const T &old_value, const U &value) {
-  gpu::replace_copy_if(std::forward<In>(in), std::forward<Out>(out),
-                       detail::equals<T>{old_value}, value);
+  gpu::replace_copy_if(std::forward<In>(in), std::forward<Out>(out), detail::equals<T>{old_value},
+                       value);
 }
 
 } // namespace gpu

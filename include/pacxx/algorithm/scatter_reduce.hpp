@@ -1,7 +1,8 @@
 // Scatter with a combining operation (Accelerate's permute, Kokkos' ScatterView):
 //
 //   gpu::scatter_reduce(values, map, out, op)                for every i of values:
-//                                                            out[map[i]] = op(out[map[i]], values[i])
+//                                                            out[map[i]] = op(out[map[i]],
+//                                                            values[i])
 //   gpu::scatter_reduce(gpu::atomic, values, map, out, op)   the same through device atomics
 //
 // values and map are any device ranges (views fused; map has at least values.size()
@@ -164,8 +165,7 @@ M fold_lanes(M x, Op op, unsigned, std::true_type /*by block*/) {
   pacxx::block_reduce<M, B> block;
   return block.reduce(x, op, B);
 }
-template <std::size_t B, class M, class Op>
-M fold_lanes(M x, Op op, unsigned w, std::false_type) {
+template <std::size_t B, class M, class Op> M fold_lanes(M x, Op op, unsigned w, std::false_type) {
   return pacxx::warp::reduce(x, op, w);
 }
 
@@ -174,11 +174,12 @@ M fold_lanes(M x, Op op, unsigned w, std::false_type) {
 template <bool ByBlock, class T, class Op, class KV, class VV, class R>
 void fold_targets(const KV &keys, const VV &vals, const R &out, std::size_t n, std::size_t m,
                   Op op) {
-  constexpr std::size_t B = pacxx::policy::segmented_reduce::block, per_block = ByBlock ? 1 : B / 32;
+  constexpr std::size_t B = pacxx::policy::segmented_reduce::block,
+                        per_block = ByBlock ? 1 : B / 32;
   // Run t of the sorted keys is [offsets[t], offsets[t + 1]).
   auto offsets = ranges::views::iota(std::size_t(0), m + 1) |
-                 ranges::views::transform(make_search<search_kind::lower>(
-                     keys, n, std::less<>{}, std::false_type{}));
+                 ranges::views::transform(
+                     make_search<search_kind::lower>(keys, n, std::less<>{}, std::false_type{}));
   pacxx::kernel(
       [op](const auto &v, const auto &o, const auto &r, std::size_t m) {
         const auto f = make_segment_folder(v, o, r, m, T(), op);

@@ -34,8 +34,8 @@ template <class Out, class F> void tabulate(Out &&out, F f) {
   detail::for_each_indexed(n, detail::tabulate_body<F>{f}, o, o, o, o);
 }
 
-template <class Out,
-          class T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<Out>()))>>
+template <class Out, class T = ranges::range_value_t<
+                         decltype(pacxx::detail::device_view(std::declval<Out>()))>>
 void sequence(Out &&out, T init = T(0), T step = T(1)) {
   gpu::tabulate(std::forward<Out>(out), detail::sequence_fn<T>{init, step});
 }

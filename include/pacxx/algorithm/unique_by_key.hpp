@@ -47,16 +47,16 @@ std::size_t unique_by_key(vector<K> &keys, vector<V> &values, Eq eq = Eq{}) {
                        std::to_string(values.size()) + " values");
   auto pairs =
       ranges::views::zip(pacxx::detail::device_view(keys), pacxx::detail::device_view(values));
-  const std::size_t kept = detail::select_into(
-      "gpu::unique_by_key", pairs, n, detail::select_unique<detail::keys_equal<Eq>>{{eq}}, pairs, n);
+  const std::size_t kept =
+      detail::select_into("gpu::unique_by_key", pairs, n,
+                          detail::select_unique<detail::keys_equal<Eq>>{{eq}}, pairs, n);
   detail::truncate(keys, kept);
   detail::truncate(values, kept);
   return kept;
 }
 
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>>
-std::size_t unique_by_key_copy(K &&keys, V &&values, OK &&out_keys, OV &&out_values,
-                               Eq eq = Eq{}) {
+std::size_t unique_by_key_copy(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{}) {
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::unique_by_key_copy: the comparison must be trivially copyable (capture "
                 "values only)");

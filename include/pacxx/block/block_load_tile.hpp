@@ -1,11 +1,11 @@
 // pacxx::block_load_tile<T, N, B>: a tile of N elements in shared memory that a block of B
 // threads fills cooperatively from any random-access device range (device code):
 //
-//   pacxx::block_load_tile<float4, 256, 256> tile;   // its shared memory: one per construction site
-//   for (std::size_t j0 = 0; j0 < m; j0 += 256) {
-//     const std::size_t count = tile.load(ranges::begin(inner), j0, m);  // <= 256, the last partial
-//     for (std::size_t k = 0; k < count; ++k) acc = op(acc, f(x, tile[k]));
-//     tile.release();                           // before the next load overwrites it
+//   pacxx::block_load_tile<float4, 256, 256> tile;   // its shared memory: one per construction
+//   site for (std::size_t j0 = 0; j0 < m; j0 += 256) {
+//     const std::size_t count = tile.load(ranges::begin(inner), j0, m);  // <= 256, the last
+//     partial for (std::size_t k = 0; k < count; ++k) acc = op(acc, f(x, tile[k])); tile.release();
+//     // before the next load overwrites it
 //   }
 //
 // load() copies elements [first, min(first + N, end)) of the range into tile[0, count),
