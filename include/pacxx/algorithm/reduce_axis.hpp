@@ -238,16 +238,13 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
                        " of a view of rank " + std::to_string(S::rank));
   const pacxx::detail::extents3 e = pacxx::detail::extents_of(src);
   const std::size_t len = axis == 0 ? e.w : axis == 1 ? e.h : e.d;
-  const std::size_t outputs = e.w * e.h * e.d / (len == 0 ? 1 : len);
-  const std::size_t outputs_all = len == 0 ? (axis == 0   ? e.h * e.d
-                                              : axis == 1 ? e.w * e.d
-                                                          : e.w * e.h)
-                                           : outputs;
-  const std::size_t m = pacxx::detail::device_size_alongside(dst, outputs_all);
-  if (m < outputs_all)
+  // One result for each place on the other axes (also where the folded axis is empty).
+  const std::size_t outputs = axis == 0 ? e.h * e.d : axis == 1 ? e.w * e.d : e.w * e.h;
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, outputs);
+  if (m < outputs)
     throw pacxx::error(std::string(what) + ": the output has " + std::to_string(m) +
-                       " elements, there are " + std::to_string(outputs_all) + " results");
-  if (outputs_all == 0)
+                       " elements, there are " + std::to_string(outputs) + " results");
+  if (outputs == 0)
     return;
   if (len == 0) { // every fold is empty: init
     gpu::fill(dst, init);

@@ -236,8 +236,6 @@ template <class B, class Radius, class M1, class M2>
 constexpr std::size_t stencil_view<B, Radius, M1, M2>::rank;
 
 namespace detail {
-template <class M> struct is_md : std::false_type {};
-template <class V, class Rank, class L> struct is_md<md_view<V, Rank, L>> : std::true_type {};
 
 template <std::size_t D, std::size_t... R> struct radius_of;
 template <std::size_t D, std::size_t R> struct radius_of<D, R> {
@@ -261,7 +259,7 @@ template <class B> void check_boundary(const B &) {
 } // namespace detail
 
 template <std::size_t... R, class M, class B> auto stencil(const M &a, B boundary) {
-  static_assert(detail::is_md<M>::value,
+  static_assert(detail::is_md_view<M>::value,
                 "gpu::stencil: the array is an md view (gpu::md(v, w[, h[, d]]))");
   static_assert(sizeof...(R) >= 1 && sizeof...(R) <= 3, "gpu::stencil<R>: one to three radii");
   detail::check_boundary(boundary);
@@ -271,7 +269,7 @@ template <std::size_t... R, class M, class B> auto stencil(const M &a, B boundar
 
 template <std::size_t... R, class M1, class M2, class B>
 auto stencil2(const M1 &a, const M2 &b, B boundary) {
-  static_assert(detail::is_md<M1>::value && detail::is_md<M2>::value,
+  static_assert(detail::is_md_view<M1>::value && detail::is_md_view<M2>::value,
                 "gpu::stencil2: both arrays are md views (gpu::md(v, w[, h[, d]]))");
   static_assert(M1::rank == M2::rank, "gpu::stencil2: the arrays have the same rank");
   detail::check_boundary(boundary);
