@@ -63,8 +63,10 @@ template <class V, class F> void for_each_view(const V &in, F f, std::true_type 
     return;
   using P = pacxx::detail::shaped_policy<V>;
   pacxx::kernel(
-      [f](const auto &view, pacxx::detail::extents3 e) {
-        auto v = view;
+      [f](const auto &view, pacxx::detail::extents3 e0) {
+        // The extents as JIT-time constants (detail/shaped.hpp: restaged).
+        const pacxx::detail::extents3 e{pacxx::stage(e0.w), pacxx::stage(e0.h), pacxx::stage(e0.d)};
+        auto v = pacxx::detail::restaged(view, e);
         auto g = f; // f may be a mutable lambda
         pacxx::detail::for_each_coord<P>(e, [&](std::size_t x, std::size_t y, std::size_t z) {
           pacxx::detail::apply_at(v, g, x, y, z);

@@ -47,8 +47,10 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
     return;
   using P = pacxx::detail::shaped_policy<S>;
   pacxx::kernel(
-      [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e) {
-        auto in = in_view;
+      [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e0) {
+        // The extents as JIT-time constants (detail/shaped.hpp: restaged).
+        const pacxx::detail::extents3 e{pacxx::stage(e0.w), pacxx::stage(e0.h), pacxx::stage(e0.d)};
+        auto in = pacxx::detail::restaged(in_view, e);
         auto out = out_view;
         using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)), decltype(out)>::type;
         pacxx::detail::load_store_coords<P>(

@@ -67,6 +67,10 @@ public:
   std::size_t height() const noexcept { return e_[1]; }
   std::size_t depth() const noexcept { return e_[2]; }
   std::size_t extent(std::size_t k) const noexcept { return k < 3 ? e_[k] : 1; }
+  // The same index space with extents (w, h, d) (md_view::with_extents).
+  indices_view with_extents(std::size_t w, std::size_t h, std::size_t d) const noexcept {
+    return {w, h, d};
+  }
   // The element at coordinates (x, y, z), for algorithms that know the shape.
   value_type at_coords(std::size_t x, std::size_t y, std::size_t z) const noexcept {
     return at(x, y, z, static_cast<value_type *>(nullptr));

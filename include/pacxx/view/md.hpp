@@ -222,6 +222,16 @@ public:
   decltype(auto) at_coords(std::size_t x, std::size_t y, std::size_t z) const {
     return (*this)(x, y, z);
   }
+  // The same view with extents (w, h, d): an algorithm's kernel passes its staged copies
+  // of the view's own extents (pacxx/algorithm/detail/shaped.hpp), so that the JIT sees
+  // them, and a row-major view's strides, as constants.
+  md_view with_extents(std::size_t w, std::size_t h, std::size_t d) const {
+    md_view m = *this;
+    m.shape_.e[0] = w;
+    m.shape_.e[1] = h;
+    m.shape_.e[2] = d;
+    return m;
+  }
   // The range's iterator at element (x, y, z), and the view's strides: element
   // (x + dx, y + dy, z + dz) is *(iterator_at(x, y, z) + dx s[0] + dy s[1] + dz s[2])
   // (for a row-major view s[0] is the constant 1). Stencils read neighbours so, with

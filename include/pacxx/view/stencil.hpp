@@ -212,6 +212,15 @@ class stencil_view : public ranges::view_facade<stencil_view<B, Radius, M1, M2>>
   cursor begin_cursor() const { return {p_, 0}; }
   cursor end_cursor() const { return {p_, size()}; }
 
+  template <class M>
+  static M part_with_extents(const M &m, std::size_t w, std::size_t h, std::size_t d) {
+    return m.with_extents(w, h, d);
+  }
+  static detail::no_array part_with_extents(detail::no_array m, std::size_t, std::size_t,
+                                            std::size_t) {
+    return m;
+  }
+
 public:
   static constexpr std::size_t rank = M1::rank;
   using radius = Radius;
@@ -227,6 +236,13 @@ public:
   // The same without boundary tests, where interior(x, y, z).
   auto at_coords_interior(std::size_t x, std::size_t y, std::size_t z) const {
     return p_.template make<true>(x, y, z, p_.b);
+  }
+  // The same stencil over its arrays with extents (w, h, d) (md_view::with_extents).
+  stencil_view with_extents(std::size_t w, std::size_t h, std::size_t d) const {
+    stencil_view s = *this;
+    s.p_.a = p_.a.with_extents(w, h, d);
+    s.p_.b = part_with_extents(p_.b, w, h, d);
+    return s;
   }
   bool interior(std::size_t x, std::size_t y, std::size_t z) const noexcept {
     return detail::neighbourhood_inside<Radius>(x, y, z, extent(0), extent(1), extent(2));
