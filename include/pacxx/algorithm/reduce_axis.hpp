@@ -46,9 +46,16 @@ namespace detail {
 
 // Which axis is folded, and the extents that place output o.
 struct axis_info {
-  std::size_t w, h;
+  std::size_t w, h, d;
   unsigned axis;
 };
+// In a kernel: the extents and the axis as JIT-time constants, and the view with its
+// extents so (pacxx/algorithm/detail/shaped.hpp: restaged). The divisions that place an
+// output become multiplications and shifts, the folds' bounds constants.
+#define PACXX_STAGED_AXIS(ai, ai0, src, src0)                                                      \
+  const axis_info ai{pacxx::stage(ai0.w), pacxx::stage(ai0.h), pacxx::stage(ai0.d),                \
+                     pacxx::stage(ai0.axis)};                                                      \
+  const auto &src = pacxx::detail::restaged(src0, pacxx::detail::extents3{ai.w, ai.h, ai.d})
 // Element i of the folded axis for output o of a shaped view (device code; built in the
 // kernel: a view need not be trivially copyable, only device copyable).
 template <class V> struct axis_access {
@@ -100,7 +107,9 @@ void reduce_along(const S &src, axis_info ai, const R &out, std::size_t outputs,
   // the warp path at every length.
   if (len >= P::block_min_length && std::is_trivially_destructible<R>::value) {
     pacxx::kernel(
-        [init, op](const S &src, axis_info ai, const auto &out_view, std::size_t len) {
+        [init, op](const S &src0, axis_info ai0, const auto &out_view, std::size_t len0) {
+          PACXX_STAGED_AXIS(ai, ai0, src, src0);
+          const std::size_t len = pacxx::stage(len0);
           const auto at = access_along(src, ai);
           pacxx::block_reduce<maybe<T>, B> block;
           const std::size_t l = pacxx::Thread::get().local.x, o = pacxx::Block::get().index.x;
@@ -117,8 +126,10 @@ void reduce_along(const S &src, axis_info ai, const R &out, std::size_t outputs,
   }
   constexpr std::size_t per_block = B / 32;
   pacxx::kernel(
-      [init, op](const S &src, axis_info ai, const auto &out_view, std::size_t outputs,
-                 std::size_t len) {
+      [init, op](const S &src0, axis_info ai0, const auto &out_view, std::size_t outputs0,
+                 std::size_t len0) {
+        PACXX_STAGED_AXIS(ai, ai0, src, src0);
+        const std::size_t len = pacxx::stage(len0), outputs = pacxx::stage(outputs0);
         const auto at = access_along(src, ai);
         auto out = out_view;
         const std::size_t l = pacxx::Thread::get().local.x, W = pacxx::warp::size();
@@ -167,9 +178,12 @@ void reduce_across(const S &src, axis_info ai, const R &out, std::size_t outputs
                                      2 * sizeof(std::size_t));
   }
   pacxx::kernel(
-      [init, op](const S &src, axis_info ai, const auto &out_view, std::size_t outputs,
-                 std::size_t len, std::size_t chunk, std::size_t chunks, maybe<T> *partials,
+      [init, op](const S &src0, axis_info ai0, const auto &out_view, std::size_t outputs0,
+                 std::size_t len0, std::size_t chunk0, std::size_t chunks0, maybe<T> *partials,
                  unsigned *tickets) {
+        PACXX_STAGED_AXIS(ai, ai0, src, src0);
+        const std::size_t len = pacxx::stage(len0), outputs = pacxx::stage(outputs0),
+                          chunk = pacxx::stage(chunk0), chunks = pacxx::stage(chunks0);
         const auto at = access_along(src, ai);
         auto out = out_view;
         using DO = ranges::range_difference_t<decltype(out)>;
@@ -251,13 +265,15 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
     return;
   }
   using P = pacxx::policy::reduce_axis;
-  const axis_info ai{e.w, e.h, axis};
+  const axis_info ai{e.w, e.h, e.d, axis};
   const bool along = (axis == 0) == x_contiguous<S>::value;
   if (along)
     reduce_along<P>(src, ai, dst, outputs, len, init, op);
   else
     reduce_across<P>(src, ai, dst, outputs, len, init, op);
 }
+
+#undef PACXX_STAGED_AXIS
 
 } // namespace detail
 

@@ -50,7 +50,10 @@ template <class In, class Out> void transpose(In &&in, Out &&out) {
                                   blocks(e.d, P::max_blocks_yz)},
                                  {TILE, BY}};
   pacxx::kernel(
-      [](const S &in, const D &out_view, pacxx::detail::extents3 e) {
+      [](const S &in0, const D &out_view, pacxx::detail::extents3 e0) {
+        // The extents as JIT-time constants (detail/shaped.hpp: restaged).
+        const pacxx::detail::extents3 e{pacxx::stage(e0.w), pacxx::stage(e0.h), pacxx::stage(e0.d)};
+        const auto &in = pacxx::detail::restaged(in0, e);
         auto out = out_view;
         const pacxx::index3 l = pacxx::Thread::get().local, b = pacxx::Block::get().index,
                             g = pacxx::Grid::get().size;
