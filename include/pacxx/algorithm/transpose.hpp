@@ -54,23 +54,38 @@ template <class In, class Out> void transpose(In &&in, Out &&out) {
         // The extents as JIT-time constants (detail/shaped.hpp: restaged).
         const pacxx::detail::extents3 e{pacxx::stage(e0.w), pacxx::stage(e0.h), pacxx::stage(e0.d)};
         const auto &in = pacxx::detail::restaged(in0, e);
-        auto out = out_view;
         const pacxx::index3 l = pacxx::Thread::get().local, b = pacxx::Block::get().index,
                             g = pacxx::Grid::get().size;
         const pacxx::detail::extents3 t{e.h, e.w, e.d};
+        auto out = pacxx::detail::restaged(out_view, t);
         pacxx::shared_memory<T, TILE *(TILE + 1)> tile; // +1: columns hit every bank
+        // A thread's K rows of a tile: with a constant trip count the loops unroll, and a
+        // full tile issues its K loads before it stores any (one load at a time, with a
+        // bounds test each, moved 0.73 of the copy rate at 8192^2, H100, 2026-11-27).
+        static_assert(TILE % BY == 0, "policy::transpose: block_y divides tile");
+        constexpr std::size_t K = TILE / BY;
         const std::size_t x0 = b.x * TILE;
         for (std::size_t z = b.z; z < e.d; z += g.z)
           for (std::size_t y0 = b.y * TILE; y0 < e.h; y0 += g.y * TILE) {
-            for (std::size_t k = l.y; k < TILE; k += BY) {
-              const std::size_t x = x0 + l.x, y = y0 + k;
-              if (x < e.w && y < e.h)
-                tile[k * (TILE + 1) + l.x] = T(in.at_coords(x, y, z));
+            const bool full = x0 + TILE <= e.w && y0 + TILE <= e.h;
+            if (full) {
+              T v[K];
+              for (std::size_t kk = 0; kk < K; ++kk)
+                v[kk] = T(in.at_coords(x0 + l.x, y0 + l.y + kk * BY, z));
+              for (std::size_t kk = 0; kk < K; ++kk)
+                tile[(l.y + kk * BY) * (TILE + 1) + l.x] = v[kk];
+            } else {
+              for (std::size_t kk = 0; kk < K; ++kk) {
+                const std::size_t k = l.y + kk * BY, x = x0 + l.x, y = y0 + k;
+                if (x < e.w && y < e.h)
+                  tile[k * (TILE + 1) + l.x] = T(in.at_coords(x, y, z));
+              }
             }
             pacxx::barrier();
-            for (std::size_t k = l.y; k < TILE; k += BY) {
+            for (std::size_t kk = 0; kk < K; ++kk) {
+              const std::size_t k = l.y + kk * BY;
               const std::size_t ox = y0 + l.x, oy = x0 + k; // out(ox, oy) = in(oy, ox)
-              if (ox < e.h && oy < e.w)
+              if (full || (ox < e.h && oy < e.w))
                 pacxx::detail::output_at(out, t, ox, oy, z, shaped_out{}) =
                     tile[l.x * (TILE + 1) + k];
             }
