@@ -24,6 +24,7 @@
 #include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -253,7 +254,49 @@ static void map_math_to_libdevice(Module &m) {
       /*map_intrinsics=*/true);
 }
 
-static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
+// Tensor cores through PTX mma.sync (pacxx/block/mma.hpp): the operands are read from
+// the pointers the builtin takes (a lane's fragments in local arrays, which SROA turns
+// back into registers at O3), the accumulators written back. LLVM 15 knows
+// mma.m16n8k8.row.col.tf32 and m16n8k16.row.col.bf16 from sm_80; the PTX for sm_80
+// runs on the H100 (sm_90). Below sm_80 __pacxx_mma_supported is 0, so the calls are
+// in code the optimiser removes; one that stays traps rather than reaching a
+// instruction selection that would reject it.
+static void lower_mma(Module &m, int sm) {
+  const bool supported = sm >= 80;
+  for_each_call(m, "__pacxx_mma_supported", [&](CallInst &c) -> Value * {
+    return ConstantInt::get(c.getType(), supported ? 1 : 0);
+  });
+  const std::pair<const char *, Intrinsic::ID> kinds[] = {
+      {"__pacxx_mma_tf32_m16n8k8", Intrinsic::nvvm_mma_m16n8k8_row_col_tf32},
+      {"__pacxx_mma_bf16_m16n8k16", Intrinsic::nvvm_mma_m16n8k16_row_col_bf16},
+  };
+  for (const auto &kind : kinds)
+    for_each_call(m, kind.first, [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      if (!supported) {
+        b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
+        c.eraseFromParent();
+        return nullptr;
+      }
+      Type *f32 = b.getFloatTy(), *i32 = b.getInt32Ty();
+      Value *d = c.getArgOperand(0), *a = c.getArgOperand(1), *bb = c.getArgOperand(2);
+      SmallVector<Value *, 10> args;
+      for (unsigned i = 0; i < 4; ++i)
+        args.push_back(b.CreateAlignedLoad(i32, b.CreateConstGEP1_32(i32, a, i), Align(4)));
+      for (unsigned i = 0; i < 2; ++i)
+        args.push_back(b.CreateAlignedLoad(i32, b.CreateConstGEP1_32(i32, bb, i), Align(4)));
+      for (unsigned i = 0; i < 4; ++i)
+        args.push_back(b.CreateAlignedLoad(f32, b.CreateConstGEP1_32(f32, d, i), Align(4)));
+      CallInst *r = b.CreateCall(Intrinsic::getDeclaration(&m, kind.second), args);
+      for (unsigned i = 0; i < 4; ++i)
+        b.CreateAlignedStore(b.CreateExtractValue(r, {i}), b.CreateConstGEP1_32(f32, d, i),
+                             Align(4));
+      c.eraseFromParent();
+      return nullptr;
+    });
+}
+
+static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info, int sm) {
   LLVMContext &ctx = m.getContext();
   m.setTargetTriple(nvptx_triple);
   m.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
@@ -272,6 +315,7 @@ static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info
                                     ConstantAsMetadata::get(b.getInt32(1))}));
 
   lower_builtins(m);
+  lower_mma(m, sm);
   lower_assert(m);
   lower_library(m, /*opencl=*/false);
   map_math_to_libdevice(m);
@@ -368,7 +412,8 @@ class nvptx_target final : public target {
 public:
   explicit nvptx_target(std::string arch) : arch_(std::move(arch)) {}
   Function *lower(Module &m, Function &entry, const kernel_info &info) override {
-    return nvptx_lower(m, entry, info);
+    const std::string target_arch = nvptx_arch_for(arch_);
+    return nvptx_lower(m, entry, info, std::atoi(target_arch.c_str() + 3));
   }
   TargetMachine *machine() override {
     if (!tm_)
