@@ -295,9 +295,10 @@ struct mma_bf16 {
 // K::round on the way in. The rows of both tiles are padded by 8 floats: a fragment's
 // reads (rows t, columns g: t * pitch + g) then cover 32 different banks.
 template <class P, class K, class MA, class MB, class MC>
-inline void gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
-                                std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
-                                float alpha, float beta) {
+__attribute__((always_inline)) inline void
+gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                    std::size_t k, std::size_t by, std::size_t bx, std::size_t z, float alpha,
+                    float beta) {
   constexpr unsigned BM = P::block_m, BN = P::block_n, BK = 16;
   constexpr unsigned threads = (BM / P::thread_m) * (BN / P::thread_n), warps = threads / 32;
   constexpr unsigned WARPS_M = 2, WARPS_N = warps / WARPS_M;
@@ -317,7 +318,8 @@ inline void gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size
   const unsigned wm0 = (w / WARPS_N) * WM, wn0 = (w % WARPS_N) * WN;
   const std::size_t m0 = by * BM, n0 = bx * BN;
 
-  auto fetch = [&](std::size_t k0) {
+  // always_inline: a call kept the tiles' registers and the views on the stack.
+  auto fetch = [&](std::size_t k0) __attribute__((always_inline)) {
     ta.fetch([&](unsigned r, unsigned col) { return R::apply(float(a(k0 + r, m0 + col, z))); },
              k - k0, m - m0);
     tb.fetch([&](unsigned r, unsigned col) { return R::apply(float(b(n0 + col, k0 + r, z))); },
@@ -398,9 +400,10 @@ inline void gemm_tile(math::fp32_t, const MA &a, const MB &b, const MC &c, std::
 // TF32 / BF16: tensor cores where the device has them, else the SIMT tile on the same
 // rounded inputs (mma_supported() is a JIT constant: one path stays).
 template <class P, class K, class MA, class MB, class MC>
-inline void gemm_tile_rounded(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
-                              std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
-                              float alpha, float beta) {
+__attribute__((always_inline)) inline void
+gemm_tile_rounded(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                  std::size_t k, std::size_t by, std::size_t bx, std::size_t z, float alpha,
+                  float beta) {
   if (pacxx::mma_supported())
     gemm_block_tile_mma<P, K>(a, b, c, m, n, k, by, bx, z, alpha, beta);
   else
