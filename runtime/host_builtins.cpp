@@ -42,6 +42,9 @@ void __pacxx_mma_tf32_m16n8k8(float *, const unsigned *, const unsigned *) {
 void __pacxx_mma_bf16_m16n8k16(float *, const unsigned *, const unsigned *) {
   device_only("pacxx::mma_bf16_m16n8k16");
 }
+void __pacxx_mma_f64_m8n8k4(double *, const double *, const double *) {
+  device_only("pacxx::mma_f64_m8n8k4");
+}
 }
 
 // Outside a kernel there is nothing to stage: the value itself.

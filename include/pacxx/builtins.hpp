@@ -53,7 +53,7 @@ void __pacxx_nanosleep(unsigned ns);
 void __pacxx_launch_bounds(unsigned max_threads, unsigned min_blocks);
 
 // Warp matrix multiply-accumulate on tensor cores (pacxx/block/mma.hpp). 1 where the
-// device has PTX mma.sync for TF32 and BF16 (CUDA sm_80 and newer, which LLVM 15's
+// device has PTX mma.sync for TF32, BF16 and FP64 (CUDA sm_80 and newer, which LLVM 15's
 // NVPTX reaches; the PTX runs on sm_90), 0 elsewhere (OpenCL, older CUDA devices); a
 // constant after the JIT, so code guarded by it folds to one path.
 int __pacxx_mma_supported();
@@ -65,6 +65,9 @@ int __pacxx_mma_supported();
 // survives the JIT's optimiser on another device is a pacxx::error of the compile.
 void __pacxx_mma_tf32_m16n8k8(float *d, const unsigned *a, const unsigned *b);
 void __pacxx_mma_bf16_m16n8k16(float *d, const unsigned *a, const unsigned *b);
+// d[0..1] += A (8 x 4) * B (4 x 8) in FP64 (mma.sync m8n8k4 f64, DMMA): a lane holds one
+// element of A and of B and two of C.
+void __pacxx_mma_f64_m8n8k4(double *d, const double *a, const double *b);
 
 // Shared ownership of a host object for views that own what they view (a temporary
 // gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count

@@ -39,8 +39,11 @@
 // error of an input up to 2^-11), BF16 8 (2^-8); the sum then carries FP32's rounding,
 // bounded by about k * 2^-24 * sum |a b|. gpu::math::fp32, the default, is exact FP32.
 //
-// Not here yet (issue 36): cp.async, DMMA (mma.sync m8n8k4 f64) for double, run-time
-// tuning of the policies (item 3); the policies are untuned.
+// double takes the FP64 tensor cores (DMMA, mma.sync m8n8k4 f64) on CUDA sm_80+ by
+// default: IEEE FP64 fused multiply-adds, so as exact as the SIMT tile (gemm_dmma).
+//
+// Not here yet (issue 36): cp.async, run-time tuning of the policies (item 3); the
+// policies are untuned.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -245,10 +248,17 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
 
 // Fragments of the warp mma (pacxx/block/mma.hpp) read from a shared tile that holds k
 // in rows (pitch apart) and m (or n) along them, elements already rounded: row, col is
-// the fragment's first m (n) and kk its first k. g = lane / 4, t = lane % 4.
+// the fragment's first m (n) and kk its first k. g = lane / 4, t = lane % 4. Each kind
+// says its element type, its mma tile (tile_m x 8 x k), the words of its fragments,
+// the depth of its shared tiles, and where accumulator e of a lane lies (rows g +
+// acc_row(e), columns 2 t + (e & 1) of the mma tile).
 struct mma_tf32 {
-  static constexpr unsigned k = 8;
+  using value = float;
+  using word = unsigned;
+  static constexpr unsigned k = 8, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
+  static constexpr unsigned block_k = 16; // 2 x 17 KiB of shared tiles at 128 x 128
   using round = round_to_tf32;
+  static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
   static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
                      unsigned (&f)[4]) {
     const float *p = s + (kk + t) * pitch + row, *q = p + 4 * pitch;
@@ -268,8 +278,12 @@ struct mma_tf32 {
   }
 };
 struct mma_bf16 {
-  static constexpr unsigned k = 16;
+  using value = float;
+  using word = unsigned;
+  static constexpr unsigned k = 16, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
+  static constexpr unsigned block_k = 16;
   using round = round_to_bf16;
+  static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
   static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
                      unsigned (&f)[4]) {
     const float *p = s + (kk + 2 * t) * pitch + row, *q = p + 8 * pitch;
@@ -288,27 +302,53 @@ struct mma_bf16 {
     pacxx::mma_bf16_m16n8k16(d, a, b);
   }
 };
+// FP64 on the tensor cores (DMMA, mma.sync m8n8k4 f64): IEEE double arithmetic (PTX ISA:
+// the precision of its element-wise multiplications and additions is that of an f64
+// fused multiply-add, rounded to nearest), so the result is an FP64 GEMM like the SIMT
+// tile's, summed in another order. Nothing is rounded on the way in.
+struct mma_f64 {
+  using value = double;
+  using word = double;
+  static constexpr unsigned k = 4, tile_m = 8, a_words = 1, b_words = 1, accs = 2;
+  static constexpr unsigned block_k = 8; // 2 x 17 KiB of shared tiles at 128 x 128
+  using round = round_none;
+  static unsigned acc_row(unsigned) { return 0; }
+  static void load_a(const double *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
+                     double (&f)[1]) {
+    f[0] = s[(kk + t) * pitch + row];
+  }
+  static void load_b(const double *s, unsigned pitch, unsigned kk, unsigned col, unsigned t,
+                     double (&f)[1]) {
+    f[0] = s[(kk + t) * pitch + col];
+  }
+  static void mma(double (&d)[2], const double (&a)[1], const double (&b)[1]) {
+    pacxx::mma_f64_m8n8k4(d, a, b);
+  }
+};
 
 // C's tile at block tile (by, bx) of plane z on tensor cores (device code, CUDA sm_80+):
 // the block's threads / 32 warps in 2 rows, each warp a WM x WN part of the tile as
-// FM x FN mma tiles of 16 x 8. A's and B's tiles are block_k = 16 deep, rounded by
-// K::round on the way in. The rows of both tiles are padded by 8 floats: a fragment's
-// reads (rows t, columns g: t * pitch + g) then cover 32 different banks.
+// FM x FN mma tiles of K::tile_m x 8. A's and B's tiles are K::block_k deep, rounded
+// by K::round on the way in. The rows of both tiles are padded by 8 elements: a
+// fragment's reads (rows t, columns g: t * pitch + g) then fall in different banks
+// (32 for floats; for doubles the two halves of the warp take two wavefronts anyway).
 template <class P, class K, class MA, class MB, class MC>
 __attribute__((always_inline)) inline void
 gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
-                    std::size_t k, std::size_t by, std::size_t bx, std::size_t z, float alpha,
-                    float beta) {
-  constexpr unsigned BM = P::block_m, BN = P::block_n, BK = 16;
+                    std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
+                    typename K::value alpha, typename K::value beta) {
+  using V = typename K::value;
+  using W = typename K::word;
+  constexpr unsigned BM = P::block_m, BN = P::block_n, BK = K::block_k;
   constexpr unsigned threads = (BM / P::thread_m) * (BN / P::thread_n), warps = threads / 32;
   constexpr unsigned WARPS_M = 2, WARPS_N = warps / WARPS_M;
-  constexpr unsigned WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / 16, FN = WN / 8;
-  static_assert(warps % WARPS_M == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % K::k == 0,
-                "policy::gemm: the block tile must split into warps of 16 x 8 mma tiles");
+  constexpr unsigned WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / K::tile_m, FN = WN / 8;
+  static_assert(warps % WARPS_M == 0 && WM % K::tile_m == 0 && WN % 8 == 0 && BK % K::k == 0,
+                "policy::gemm: the block tile must split into warps of whole mma tiles");
   constexpr bool a_down = has_layout<MA, md_layout::row_major>::value;
   constexpr bool b_down = has_layout<MB, md_layout::column_major>::value;
-  using tile_a = pacxx::block_tile<float, BK, BM, threads, a_down, 8>;
-  using tile_b = pacxx::block_tile<float, BK, BN, threads, b_down, 8>;
+  using tile_a = pacxx::block_tile<V, BK, BM, threads, a_down, 8>;
+  using tile_b = pacxx::block_tile<V, BK, BN, threads, b_down, 8>;
   using R = typename K::round;
   tile_a ta;
   tile_b tb;
@@ -318,22 +358,23 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
   const unsigned wm0 = (w / WARPS_N) * WM, wn0 = (w % WARPS_N) * WN;
   const std::size_t m0 = by * BM, n0 = bx * BN;
 
-  // always_inline: a call kept the tiles' registers and the views on the stack.
+  // always_inline: a call kept the tiles' registers and the views on the stack (496
+  // bytes, shared reads generic; ptxas, sm_90).
   auto fetch = [&](std::size_t k0) __attribute__((always_inline)) {
-    ta.fetch([&](unsigned r, unsigned col) { return R::apply(float(a(k0 + r, m0 + col, z))); },
-             k - k0, m - m0);
-    tb.fetch([&](unsigned r, unsigned col) { return R::apply(float(b(n0 + col, k0 + r, z))); },
-             k - k0, n - n0);
+    ta.fetch([&](unsigned r, unsigned col) { return R::apply(V(a(k0 + r, m0 + col, z))); }, k - k0,
+             m - m0);
+    tb.fetch([&](unsigned r, unsigned col) { return R::apply(V(b(n0 + col, k0 + r, z))); }, k - k0,
+             n - n0);
   };
 
-  float acc[FM][FN][4];
+  V acc[FM][FN][K::accs];
 #pragma unroll
   for (unsigned i = 0; i < FM; ++i)
 #pragma unroll
     for (unsigned j = 0; j < FN; ++j)
 #pragma unroll
-      for (unsigned e = 0; e < 4; ++e)
-        acc[i][j][e] = 0.f;
+      for (unsigned e = 0; e < K::accs; ++e)
+        acc[i][j][e] = V();
 
   const std::size_t steps = k / BK + (k % BK != 0);
   if (steps > 0) {
@@ -346,13 +387,13 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
     const bool more = s + 1 < steps;
     if (more)
       fetch((s + 1) * BK);
-    const float *as = ta.stage(unsigned(s & 1)), *bs = tb.stage(unsigned(s & 1));
+    const V *as = ta.stage(unsigned(s & 1)), *bs = tb.stage(unsigned(s & 1));
 #pragma unroll
     for (unsigned kk = 0; kk < BK; kk += K::k) {
-      unsigned af[FM][4], bf[FN][2];
+      W af[FM][K::a_words], bf[FN][K::b_words];
 #pragma unroll
       for (unsigned i = 0; i < FM; ++i)
-        K::load_a(as, unsigned(tile_a::pitch), kk, wm0 + i * 16 + g, t, af[i]);
+        K::load_a(as, unsigned(tile_a::pitch), kk, wm0 + i * K::tile_m + g, t, af[i]);
 #pragma unroll
       for (unsigned j = 0; j < FN; ++j)
         K::load_b(bs, unsigned(tile_b::pitch), kk, wn0 + j * 8 + g, t, bf[j]);
@@ -372,8 +413,8 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
 #pragma unroll
   for (unsigned i = 0; i < FM; ++i)
 #pragma unroll
-    for (unsigned e = 0; e < 4; ++e) {
-      const std::size_t r = m0 + wm0 + i * 16 + g + (e >> 1) * 8;
+    for (unsigned e = 0; e < K::accs; ++e) {
+      const std::size_t r = m0 + wm0 + i * K::tile_m + g + K::acc_row(e);
       if (r >= m)
         continue;
 #pragma unroll
@@ -381,45 +422,57 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
         const std::size_t col = n0 + wn0 + j * 8 + 2 * t + (e & 1);
         if (col >= n)
           continue;
-        const float v = alpha * acc[i][j][e];
-        if (beta == 0.f)
+        const V v = alpha * acc[i][j][e];
+        if (beta == V())
           c(col, r, z) = v;
         else
-          c(col, r, z) = v + beta * float(c(col, r, z));
+          c(col, r, z) = v + beta * V(c(col, r, z));
       }
     }
 }
 
-// One block tile in the arithmetic the caller asked for.
-template <class P, class T, class MA, class MB, class MC>
-inline void gemm_tile(math::fp32_t, const MA &a, const MB &b, const MC &c, std::size_t m,
-                      std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
-                      T alpha, T beta) {
-  gemm_block_tile<P, round_none>(a, b, c, m, n, k, by, bx, z, alpha, beta);
-}
-// TF32 / BF16: tensor cores where the device has them, else the SIMT tile on the same
-// rounded inputs (mma_supported() is a JIT constant: one path stays).
+// Tensor cores where the device has them, else the SIMT tile on the same (rounded)
+// inputs: mma_supported() is a JIT constant, so one path stays.
 template <class P, class K, class MA, class MB, class MC>
 __attribute__((always_inline)) inline void
-gemm_tile_rounded(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
-                  std::size_t k, std::size_t by, std::size_t bx, std::size_t z, float alpha,
-                  float beta) {
+gemm_tile_tensor(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n, std::size_t k,
+                 std::size_t by, std::size_t bx, std::size_t z, typename K::value alpha,
+                 typename K::value beta) {
   if (pacxx::mma_supported())
     gemm_block_tile_mma<P, K>(a, b, c, m, n, k, by, bx, z, alpha, beta);
   else
     gemm_block_tile<P, typename K::round>(a, b, c, m, n, k, by, bx, z, alpha, beta);
 }
+
+// DGEMM takes DMMA where the device has it: as exact as the SIMT tile (see mma_f64) and
+// twice its peak on the H100 (67 against 34 TFLOP/s FP64, NVIDIA's data sheet; cuBLAS's
+// 46 TFLOP/s DGEMM is above the SIMT peak). detail::gemm_dmma = false keeps SIMT.
+constexpr bool gemm_dmma = true;
+
+// One block tile in the arithmetic the caller asked for (gemm_launch's kernel).
 template <class P, class T, class MA, class MB, class MC>
-inline void gemm_tile(math::tf32_t, const MA &a, const MB &b, const MC &c, std::size_t m,
-                      std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
-                      T alpha, T beta) {
-  gemm_tile_rounded<P, mma_tf32>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+inline void gemm_tile(math::fp32_t, std::false_type, const MA &a, const MB &b, const MC &c,
+                      std::size_t m, std::size_t n, std::size_t k, std::size_t by, std::size_t bx,
+                      std::size_t z, T alpha, T beta) {
+  gemm_block_tile<P, round_none>(a, b, c, m, n, k, by, bx, z, alpha, beta);
 }
-template <class P, class T, class MA, class MB, class MC>
-inline void gemm_tile(math::bf16_t, const MA &a, const MB &b, const MC &c, std::size_t m,
+template <class P, class MA, class MB, class MC>
+inline void gemm_tile(math::fp32_t, std::true_type, const MA &a, const MB &b, const MC &c,
+                      std::size_t m, std::size_t n, std::size_t k, std::size_t by, std::size_t bx,
+                      std::size_t z, double alpha, double beta) {
+  gemm_tile_tensor<P, mma_f64>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+template <class P, class D, class T, class MA, class MB, class MC>
+inline void gemm_tile(math::tf32_t, D, const MA &a, const MB &b, const MC &c, std::size_t m,
                       std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
                       T alpha, T beta) {
-  gemm_tile_rounded<P, mma_bf16>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+  gemm_tile_tensor<P, mma_tf32>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+template <class P, class D, class T, class MA, class MB, class MC>
+inline void gemm_tile(math::bf16_t, D, const MA &a, const MB &b, const MC &c, std::size_t m,
+                      std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
+                      T alpha, T beta) {
+  gemm_tile_tensor<P, mma_bf16>(a, b, c, m, n, k, by, bx, z, alpha, beta);
 }
 
 template <class P, class Math, class T, class MA, class MB, class MC>
@@ -440,12 +493,13 @@ void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size
                                                          : P::min_blocks_8_bytes;
         if (min_blocks > 0)
           pacxx::launch_bounds(unsigned(threads), min_blocks);
+        using dmma = std::integral_constant<bool, gemm_dmma && std::is_same<T, double>::value>;
         const pacxx::Block blk = pacxx::Block::get();
         const pacxx::index3 g = pacxx::Grid::get().size;
         const std::size_t tiles_m = m / P::block_m + (m % P::block_m != 0);
         for (std::size_t z = blk.index.z; z < batch; z += g.z)
           for (std::size_t by = blk.index.y; by < tiles_m; by += g.y)
-            gemm_tile<P>(Math(), a, b, c, m, n, k, by, blk.index.x, z, alpha, beta);
+            gemm_tile<P>(Math(), dmma(), a, b, c, m, n, k, by, blk.index.x, z, alpha, beta);
       },
       pacxx::launch_config{grid, {threads}})(a, b, c, m, n, k, batch);
 }

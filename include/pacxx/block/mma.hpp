@@ -6,6 +6,7 @@
 //   pacxx::mma_supported() true where the device runs mma.sync (CUDA sm_80 and newer)
 //   pacxx::mma_tf32_m16n8k8(d, a, b)    d += A (16 x 8) * B (8 x 8), FP32 accumulators
 //   pacxx::mma_bf16_m16n8k16(d, a, b)   d += A (16 x 16) * B (16 x 8), FP32 accumulators
+//   pacxx::mma_f64_m8n8k4(d, a, b)      d += A (8 x 4) * B (4 x 8) in FP64 (DMMA)
 //
 // Both roundings are round-to-nearest-even on the mantissa, done in software on both
 // sides so that a GPU result and a host reference see the same inputs (the hardware's
@@ -81,6 +82,13 @@ __attribute__((always_inline)) inline void mma_tf32_m16n8k8(float (&d)[4], const
 __attribute__((always_inline)) inline void mma_bf16_m16n8k16(float (&d)[4], const unsigned (&a)[4],
                                                              const unsigned (&b)[2]) {
   __pacxx_mma_bf16_m16n8k16(d, a, b);
+}
+/// d += A (8 x 4) * B (4 x 8) for the warp in FP64 (DMMA, mma.sync m8n8k4 f64: IEEE
+/// double fused multiply-adds): a lane holds a = A[g][t], b = B[t][g] and d = {C[g][2t],
+/// C[g][2t+1]}. Device code, all lanes together, only where mma_supported().
+__attribute__((always_inline)) inline void mma_f64_m8n8k4(double (&d)[2], const double (&a)[1],
+                                                          const double (&b)[1]) {
+  __pacxx_mma_f64_m8n8k4(d, a, b);
 }
 /// The word of two BF16 values (already rounded by round_bf16): lo in the low half.
 inline unsigned pack_bf16(float lo, float hi) {

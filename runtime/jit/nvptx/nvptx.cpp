@@ -257,40 +257,48 @@ static void map_math_to_libdevice(Module &m) {
 // Tensor cores through PTX mma.sync (pacxx/block/mma.hpp): the operands are read from
 // the pointers the builtin takes (a lane's fragments in local arrays, which SROA turns
 // back into registers at O3), the accumulators written back. LLVM 15 knows
-// mma.m16n8k8.row.col.tf32 and m16n8k16.row.col.bf16 from sm_80; the PTX for sm_80
-// runs on the H100 (sm_90). Below sm_80 __pacxx_mma_supported is 0, so the calls are
-// in code the optimiser removes; one that stays traps rather than reaching a
-// instruction selection that would reject it.
+// mma.m16n8k8.row.col.tf32, m16n8k16.row.col.bf16 and m8n8k4.row.col.f64 from sm_80; the PTX for
+// sm_80 runs on the H100 (sm_90). Below sm_80 __pacxx_mma_supported is 0, so the calls are in code
+// the optimiser removes; one that stays traps rather than reaching a instruction selection that
+// would reject it.
 static void lower_mma(Module &m, int sm) {
   const bool supported = sm >= 80;
   for_each_call(m, "__pacxx_mma_supported", [&](CallInst &c) -> Value * {
     return ConstantInt::get(c.getType(), supported ? 1 : 0);
   });
-  const std::pair<const char *, Intrinsic::ID> kinds[] = {
-      {"__pacxx_mma_tf32_m16n8k8", Intrinsic::nvvm_mma_m16n8k8_row_col_tf32},
-      {"__pacxx_mma_bf16_m16n8k16", Intrinsic::nvvm_mma_m16n8k16_row_col_bf16},
+  struct kind {
+    const char *name;
+    Intrinsic::ID id;
+    unsigned a, b, d; // words of A, B and accumulators
+    bool f64;
   };
-  for (const auto &kind : kinds)
-    for_each_call(m, kind.first, [&](CallInst &c) -> Value * {
+  const kind kinds[] = {
+      {"__pacxx_mma_tf32_m16n8k8", Intrinsic::nvvm_mma_m16n8k8_row_col_tf32, 4, 2, 4, false},
+      {"__pacxx_mma_bf16_m16n8k16", Intrinsic::nvvm_mma_m16n8k16_row_col_bf16, 4, 2, 4, false},
+      {"__pacxx_mma_f64_m8n8k4", Intrinsic::nvvm_mma_m8n8k4_row_col_f64, 1, 1, 2, true},
+  };
+  for (const kind &k : kinds)
+    for_each_call(m, k.name, [&](CallInst &c) -> Value * {
       IRBuilder<> b(&c);
       if (!supported) {
         b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
         c.eraseFromParent();
         return nullptr;
       }
-      Type *f32 = b.getFloatTy(), *i32 = b.getInt32Ty();
+      Type *acc = k.f64 ? b.getDoubleTy() : b.getFloatTy();
+      Type *word = k.f64 ? b.getDoubleTy() : b.getInt32Ty();
+      const Align wa(k.f64 ? 8 : 4);
       Value *d = c.getArgOperand(0), *a = c.getArgOperand(1), *bb = c.getArgOperand(2);
       SmallVector<Value *, 10> args;
-      for (unsigned i = 0; i < 4; ++i)
-        args.push_back(b.CreateAlignedLoad(i32, b.CreateConstGEP1_32(i32, a, i), Align(4)));
-      for (unsigned i = 0; i < 2; ++i)
-        args.push_back(b.CreateAlignedLoad(i32, b.CreateConstGEP1_32(i32, bb, i), Align(4)));
-      for (unsigned i = 0; i < 4; ++i)
-        args.push_back(b.CreateAlignedLoad(f32, b.CreateConstGEP1_32(f32, d, i), Align(4)));
-      CallInst *r = b.CreateCall(Intrinsic::getDeclaration(&m, kind.second), args);
-      for (unsigned i = 0; i < 4; ++i)
-        b.CreateAlignedStore(b.CreateExtractValue(r, {i}), b.CreateConstGEP1_32(f32, d, i),
-                             Align(4));
+      for (unsigned i = 0; i < k.a; ++i)
+        args.push_back(b.CreateAlignedLoad(word, b.CreateConstGEP1_32(word, a, i), wa));
+      for (unsigned i = 0; i < k.b; ++i)
+        args.push_back(b.CreateAlignedLoad(word, b.CreateConstGEP1_32(word, bb, i), wa));
+      for (unsigned i = 0; i < k.d; ++i)
+        args.push_back(b.CreateAlignedLoad(acc, b.CreateConstGEP1_32(acc, d, i), wa));
+      CallInst *r = b.CreateCall(Intrinsic::getDeclaration(&m, k.id), args);
+      for (unsigned i = 0; i < k.d; ++i)
+        b.CreateAlignedStore(b.CreateExtractValue(r, {i}), b.CreateConstGEP1_32(acc, d, i), wa);
       c.eraseFromParent();
       return nullptr;
     });
