@@ -73,21 +73,18 @@ inline bool mma_supported() { return __pacxx_mma_supported() != 0; }
 /// d += A * B for the warp, m16n8k8, TF32 operands (each word one TF32 value, a float
 /// rounded by round_tf32), FP32 accumulators; fragments as in this header's comment.
 /// Device code, all lanes together, only where mma_supported().
-__attribute__((always_inline)) inline void mma_tf32_m16n8k8(float (&d)[4], const unsigned (&a)[4],
-                                                            const unsigned (&b)[2]) {
+inline void mma_tf32_m16n8k8(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   __pacxx_mma_tf32_m16n8k8(d, a, b);
 }
 /// d += A * B for the warp, m16n8k16, BF16 operands two to a word (pack_bf16), FP32
 /// accumulators. Device code, all lanes together, only where mma_supported().
-__attribute__((always_inline)) inline void mma_bf16_m16n8k16(float (&d)[4], const unsigned (&a)[4],
-                                                             const unsigned (&b)[2]) {
+inline void mma_bf16_m16n8k16(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   __pacxx_mma_bf16_m16n8k16(d, a, b);
 }
 /// d += A (8 x 4) * B (4 x 8) for the warp in FP64 (DMMA, mma.sync m8n8k4 f64: IEEE
 /// double fused multiply-adds): a lane holds a = A[g][t], b = B[t][g] and d = {C[g][2t],
 /// C[g][2t+1]}. Device code, all lanes together, only where mma_supported().
-__attribute__((always_inline)) inline void mma_f64_m8n8k4(double (&d)[2], const double (&a)[1],
-                                                          const double (&b)[1]) {
+inline void mma_f64_m8n8k4(double (&d)[2], const double (&a)[1], const double (&b)[1]) {
   __pacxx_mma_f64_m8n8k4(d, a, b);
 }
 /// The word of two BF16 values (already rounded by round_bf16): lo in the low half.
