@@ -7,6 +7,13 @@
 // (within rounding that grows with k; tests/e2e/stl_gemm_test.cpp checks against the
 // host); times are per call until C is complete. Counters: TFLOP/s (2 m n k per
 // product) for gemm, bytes (A, x and y once) for gemv.
+//
+// Tensor cores: tf32_gemm_* and bf16_gemm_* run gpu::gemm(..., gpu::math::tf32 / bf16)
+// (mma.sync on the H100) beside cublasGemmEx on the same float data with
+// CUBLAS_COMPUTE_32F_FAST_TF32 / _FAST_16BF (cuBLAS converts inside; it uses Hopper's
+// wgmma). Their agreement check allows the inputs' rounding (cuBLAS's conversion need not
+// round as pacxx's does): 8 sqrt(k + 2) ulp of TF32 / BF16 at 1, errors of about one
+// ulp a product adding up as a random walk.
 #include <pacxx/algorithm/gemm.hpp>
 #include <pacxx/pacxx.hpp>
 
@@ -18,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "baselines/gemm.h"
@@ -44,9 +52,10 @@ template <class T> struct problem {
   // |pacxx - cuBLAS| within 4 (k + 2) eps: both round k-term sums of products in
   // [-1, 1] (sums of about sqrt(k) / 3 in magnitude), in different orders; a product lost
   // or counted twice (about 1/4) is far outside.
-  bool agree() {
+  bool agree(double input_ulp = 0) {
     const std::vector<T> got = gpu::copy(c), want = gpu::copy(ref);
-    const double bound = 4 * std::numeric_limits<T>::epsilon() * double(k + 2);
+    const double bound = input_ulp > 0 ? 8 * input_ulp * std::sqrt(double(k + 2))
+                                       : 4 * std::numeric_limits<T>::epsilon() * double(k + 2);
     for (std::size_t i = 0; i < got.size(); ++i)
       if (!(std::fabs(double(got[i]) - double(want[i])) <= bound))
         return false;
@@ -89,6 +98,34 @@ template <class T, class F> void run(benchmark::State &state, F f) {
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// TF32 (ulp 2^-10) or BF16 (2^-7) on tensor cores: pacxx's mma.sync against cuBLAS's
+// GemmEx with the matching compute type.
+template <class Math> void pacxx_gemm_math(problem<float> &p) {
+  gpu::gemm(gpu::md(p.a, p.k, p.m), gpu::md(p.b, p.n, p.k), gpu::md(p.c, p.n, p.m), 1.f, 0.f,
+            Math());
+  pacxx::synchronize();
+}
+template <class Math> void cublas_gemm_math(problem<float> &p) {
+  if (std::is_same<Math, gpu::math::tf32_t>::value)
+    cublas_gemm_tf32(p.a.data(), p.b.data(), p.ref.data(), int(p.m), int(p.n), int(p.k));
+  else
+    cublas_gemm_bf16(p.a.data(), p.b.data(), p.ref.data(), int(p.m), int(p.n), int(p.k));
+}
+template <class Math> void run_math(benchmark::State &state, bool use_pacxx) {
+  gemm_prepare();
+  const std::size_t m = state.range(0), n = state.range(1), k = state.range(2);
+  problem<float> &p = cached<float>(m, n, k);
+  cublas_gemm_math<Math>(p);
+  pacxx_gemm_math<Math>(p);
+  const double ulp = std::is_same<Math, gpu::math::tf32_t>::value ? 0x1p-10 : 0x1p-7;
+  if (!p.agree(ulp))
+    return state.SkipWithError("pacxx and cuBLAS disagree");
+  for (auto _ : state)
+    use_pacxx ? pacxx_gemm_math<Math>(p) : cublas_gemm_math<Math>(p);
+  state.counters["TFLOP/s"] = benchmark::Counter(2.0 * double(m) * double(n) * double(k) / 1e12,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void shapes(benchmark::internal::Benchmark *b) {
   for (long s : {1024, 2048, 4096})
     b->Args({s, s, s});
@@ -113,6 +150,23 @@ BENCHMARK(sgemm_pacxx)->Apply(shapes);
 BENCHMARK(sgemm_cublas)->Apply(shapes);
 BENCHMARK(dgemm_pacxx)->Apply(shapes);
 BENCHMARK(dgemm_cublas)->Apply(shapes);
+
+void tensor_shapes(benchmark::internal::Benchmark *b) {
+  for (long s : {1024, 2048, 4096, 8192})
+    b->Args({s, s, s});
+  b->Args({1000, 1000, 1000});
+  b->Args({4096, 512, 1024});
+  b->Args({777, 1023, 513});
+  b->ArgNames({"m", "n", "k"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+void tf32_gemm_pacxx(benchmark::State &s) { run_math<gpu::math::tf32_t>(s, true); }
+void tf32_gemm_cublas(benchmark::State &s) { run_math<gpu::math::tf32_t>(s, false); }
+void bf16_gemm_pacxx(benchmark::State &s) { run_math<gpu::math::bf16_t>(s, true); }
+void bf16_gemm_cublas(benchmark::State &s) { run_math<gpu::math::bf16_t>(s, false); }
+BENCHMARK(tf32_gemm_pacxx)->Apply(tensor_shapes);
+BENCHMARK(tf32_gemm_cublas)->Apply(tensor_shapes);
+BENCHMARK(bf16_gemm_pacxx)->Apply(tensor_shapes);
+BENCHMARK(bf16_gemm_cublas)->Apply(tensor_shapes);
 
 // Batched small products (m x n x k, `batch` of them in 3D views): the problem of
 // m * batch rows holds the batch's A and C planes one after the other (its a and c

@@ -35,6 +35,16 @@ void __pacxx_launch_bounds(unsigned, unsigned) { device_only("pacxx::launch_boun
 void __pacxx_warp_sync() { device_only("pacxx::warp::sync()"); }
 void __pacxx_thread_fence() { device_only("pacxx::thread_fence()"); }
 void __pacxx_nanosleep(unsigned) { device_only("pacxx::nanosleep()"); }
+int __pacxx_mma_supported() { device_only("pacxx::mma_supported()"); }
+void __pacxx_mma_tf32_m16n8k8(float *, const unsigned *, const unsigned *) {
+  device_only("pacxx::mma_tf32_m16n8k8");
+}
+void __pacxx_mma_bf16_m16n8k16(float *, const unsigned *, const unsigned *) {
+  device_only("pacxx::mma_bf16_m16n8k16");
+}
+void __pacxx_mma_f64_m8n8k4(double *, const double *, const double *) {
+  device_only("pacxx::mma_f64_m8n8k4");
+}
 }
 
 // Outside a kernel there is nothing to stage: the value itself.

@@ -21,13 +21,32 @@
 
 namespace {
 cublasHandle_t handle = nullptr;
-}
+cublasHandle_t tensor_handle = nullptr; // default math: tensor cores allowed
+} // namespace
 
 extern "C" void gemm_prepare() {
   if (handle)
     return;
   CHECK_BLAS(cublasCreate(&handle));
   CHECK_BLAS(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH));
+  CHECK_BLAS(cublasCreate(&tensor_handle));
+  CHECK_BLAS(cublasSetMathMode(tensor_handle, CUBLAS_DEFAULT_MATH));
+}
+
+static void gemm_ex(const float *a, const float *b, float *c, int m, int n, int k,
+                    cublasComputeType_t compute) {
+  const float one = 1.f, zero = 0.f;
+  CHECK_BLAS(cublasGemmEx(tensor_handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_32F, n,
+                          a, CUDA_R_32F, k, &zero, c, CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT));
+  CHECK(cudaDeviceSynchronize());
+}
+
+extern "C" void cublas_gemm_tf32(const float *a, const float *b, float *c, int m, int n, int k) {
+  gemm_ex(a, b, c, m, n, k, CUBLAS_COMPUTE_32F_FAST_TF32);
+}
+
+extern "C" void cublas_gemm_bf16(const float *a, const float *b, float *c, int m, int n, int k) {
+  gemm_ex(a, b, c, m, n, k, CUBLAS_COMPUTE_32F_FAST_16BF);
 }
 
 extern "C" void cublas_sgemm(const float *a, const float *b, float *c, int m, int n, int k) {

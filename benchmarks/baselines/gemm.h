@@ -12,8 +12,12 @@ void gemm_prepare();
 void cublas_sgemm(const float *a, const float *b, float *c, int m, int n, int k);
 void cublas_dgemm(const double *a, const double *b, double *c, int m, int n, int k);
 // The same for `batch` products, matrix z of each at z * its size (strided batched).
-void cublas_sgemm_batched(const float *a, const float *b, float *c, int m, int n, int k,
-                          int batch);
+void cublas_sgemm_batched(const float *a, const float *b, float *c, int m, int n, int k, int batch);
+// c = a * b on tensor cores from float data (cublasGemmEx, CUBLAS_COMPUTE_32F_FAST_TF32 /
+// _FAST_16BF: the inputs converted to TF32 / BF16 inside cuBLAS, FP32 accumulation), with
+// a second handle in default math mode.
+void cublas_gemm_tf32(const float *a, const float *b, float *c, int m, int n, int k);
+void cublas_gemm_bf16(const float *a, const float *b, float *c, int m, int n, int k);
 // y (m) = a (m x n, row-major) * x (n).
 void cublas_sgemv(const float *a, const float *x, float *y, int m, int n);
 }

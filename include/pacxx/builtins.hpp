@@ -52,6 +52,23 @@ void __pacxx_nanosleep(unsigned ns);
 // Nothing on OpenCL.
 void __pacxx_launch_bounds(unsigned max_threads, unsigned min_blocks);
 
+// Warp matrix multiply-accumulate on tensor cores (pacxx/block/mma.hpp). 1 where the
+// device has PTX mma.sync for TF32, BF16 and FP64 (CUDA sm_80 and newer, which LLVM 15's
+// NVPTX reaches; the PTX runs on sm_90), 0 elsewhere (OpenCL, older CUDA devices); a
+// constant after the JIT, so code guarded by it folds to one path.
+int __pacxx_mma_supported();
+// d[0..3] += A * B for one warp, PTX mma.sync.aligned.row.col with FP32 accumulators:
+// m16n8k8 with TF32 operands (a[0..3] and b[0..1] hold one TF32 value in each 32-bit
+// word) or m16n8k16 with BF16 operands (two BF16 values a word, the lower-indexed one
+// in the low half). Each lane holds its fragment as PTX's ISA lays it out. All 32 lanes
+// must call it together, and only where __pacxx_mma_supported() is 1: a call that
+// survives the JIT's optimiser on another device is a pacxx::error of the compile.
+void __pacxx_mma_tf32_m16n8k8(float *d, const unsigned *a, const unsigned *b);
+void __pacxx_mma_bf16_m16n8k16(float *d, const unsigned *a, const unsigned *b);
+// d[0..1] += A (8 x 4) * B (4 x 8) in FP64 (mma.sync m8n8k4 f64, DMMA): a lane holds one
+// element of A and of B and two of C.
+void __pacxx_mma_f64_m8n8k4(double *d, const double *a, const double *b);
+
 // Shared ownership of a host object for views that own what they view (a temporary
 // gpu::vector piped into a view; pacxx/detail/owner.hpp). On the host these count
 // references and destroy the object with the last one. A view is sent to a kernel as

@@ -26,8 +26,24 @@
 // gemv: a warp per row of a row-major A (a work-item per row on OpenCL), a thread per
 // row of a column-major one (pacxx::policy::gemv).
 //
-// Not here yet (issue 36): tensor cores (mma.sync), cp.async, run-time tuning of the
-// policies (item 3); the policies are untuned.
+// Tensor cores on request: gpu::gemm(A, B, C, alpha, beta, gpu::math::tf32) (or
+// gpu::math::bf16) rounds A's and B's elements to TF32 (BF16) to nearest, ties to even,
+// multiplies them exactly and accumulates in FP32. On CUDA sm_80 and newer (the H100
+// included) that is warp mma.sync (pacxx/block/mma.hpp): each warp of the block owns a
+// (block_m / 2) x (block_n / warps * 2) part of C's tile as m16n8 accumulator fragments,
+// fed from the same double-buffered shared tiles (block_k 16, rows padded by 8 floats so
+// a fragment's 32 reads fall in 32 banks), the inputs rounded on their way into shared
+// memory. Elsewhere (OpenCL/PoCL, older CUDA devices) the SIMT kernel above runs on the
+// same rounded inputs: the same products, summed in FP32 in another order. The
+// precision is that of the rounded inputs: TF32 keeps 11 significant bits (relative
+// error of an input up to 2^-11), BF16 8 (2^-8); the sum then carries FP32's rounding,
+// bounded by about k * 2^-24 * sum |a b|. gpu::math::fp32, the default, is exact FP32.
+//
+// double takes the FP64 tensor cores (DMMA, mma.sync m8n8k4 f64) on CUDA sm_80+ by
+// default: IEEE FP64 fused multiply-adds, so as exact as the SIMT tile (gemm_dmma).
+//
+// Not here yet (issue 36): cp.async, run-time tuning of the policies (item 3); the
+// policies are untuned.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -39,6 +55,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/block/mma.hpp"
 #include "pacxx/block/tile.hpp"
 #include "pacxx/block/warp.hpp"
 #include "pacxx/device_range.hpp"
@@ -49,7 +66,42 @@
 #include "pacxx/view/md.hpp"
 
 namespace gpu {
+
+/// The arithmetic of gpu::gemm and gpu::gemm_batched (their last, optional argument).
+namespace math {
+/// Exact FP32 (or the element type's own arithmetic): the default.
+struct fp32_t {};
+/// A's and B's elements rounded to TF32 (to nearest, ties to even: 11 significant bits),
+/// products exact, sums in FP32: tensor cores (mma.sync) on CUDA sm_80 and newer, the
+/// same rounding emulated elsewhere. float only.
+struct tf32_t {};
+/// As tf32_t with BF16 (8 significant bits) inputs. float only.
+struct bf16_t {};
+/// Exact FP32 (the default).
+constexpr fp32_t fp32{};
+/// TF32 inputs, FP32 accumulation (tensor cores where the device has them).
+constexpr tf32_t tf32{};
+/// BF16 inputs, FP32 accumulation (tensor cores where the device has them).
+constexpr bf16_t bf16{};
+} // namespace math
+
 namespace detail {
+
+template <class M> struct is_gemm_math : std::false_type {};
+template <> struct is_gemm_math<math::fp32_t> : std::true_type {};
+template <> struct is_gemm_math<math::tf32_t> : std::true_type {};
+template <> struct is_gemm_math<math::bf16_t> : std::true_type {};
+
+// How the tiles' elements are rounded on their way into shared memory.
+struct round_none {
+  template <class X> static X apply(X x) { return x; }
+};
+struct round_to_tf32 {
+  static float apply(float x) { return pacxx::round_tf32(x); }
+};
+struct round_to_bf16 {
+  static float apply(float x) { return pacxx::round_bf16(x); }
+};
 
 template <class M, std::size_t D> struct is_md_of_rank : std::false_type {};
 template <class V, class L, std::size_t D>
@@ -90,7 +142,7 @@ inline void load_fragment(const T *row, T (&f)[G * V]) {
 
 // C's tile at block tile (by, bx) of plane z, under policy P (device code; every
 // thread of the block calls it). a(x, y, z) is A's element at row y, column x.
-template <class P, class T, class MA, class MB, class MC>
+template <class P, class R, class T, class MA, class MB, class MC>
 inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
                             std::size_t k, std::size_t by, std::size_t bx, std::size_t z, T alpha,
                             T beta) {
@@ -125,8 +177,10 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
       vector_alignment<T>(VN, TX * VN, tile_b::pitch, tile_b::stage_size);
 
   auto fetch = [&](std::size_t k0) {
-    ta.fetch([&](unsigned r, unsigned col) { return a(k0 + r, m0 + col, z); }, k - k0, m - m0);
-    tb.fetch([&](unsigned r, unsigned col) { return b(n0 + col, k0 + r, z); }, k - k0, n - n0);
+    ta.fetch([&](unsigned r, unsigned col) { return R::apply(a(k0 + r, m0 + col, z)); }, k - k0,
+             m - m0);
+    tb.fetch([&](unsigned r, unsigned col) { return R::apply(b(n0 + col, k0 + r, z)); }, k - k0,
+             n - n0);
   };
 
   T acc[TM][TN];
@@ -192,7 +246,236 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
     }
 }
 
+// Fragments of the warp mma (pacxx/block/mma.hpp) read from a shared tile that holds k
+// in rows (pitch apart) and m (or n) along them, elements already rounded: row, col is
+// the fragment's first m (n) and kk its first k. g = lane / 4, t = lane % 4. Each kind
+// says its element type, its mma tile (tile_m x 8 x k), the words of its fragments,
+// the depth of its shared tiles, and where accumulator e of a lane lies (rows g +
+// acc_row(e), columns 2 t + (e & 1) of the mma tile).
+struct mma_tf32 {
+  using value = float;
+  using word = unsigned;
+  static constexpr unsigned k = 8, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
+  static constexpr unsigned block_k = 16; // 2 x 17 KiB of shared tiles at 128 x 128
+  using round = round_to_tf32;
+  static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
+  static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
+                     unsigned (&f)[4]) {
+    const float *p = s + (kk + t) * pitch + row, *q = p + 4 * pitch;
+    f[0] = pacxx::detail::word_of_float(p[0]);
+    f[1] = pacxx::detail::word_of_float(p[8]);
+    f[2] = pacxx::detail::word_of_float(q[0]);
+    f[3] = pacxx::detail::word_of_float(q[8]);
+  }
+  static void load_b(const float *s, unsigned pitch, unsigned kk, unsigned col, unsigned t,
+                     unsigned (&f)[2]) {
+    const float *p = s + (kk + t) * pitch + col;
+    f[0] = pacxx::detail::word_of_float(p[0]);
+    f[1] = pacxx::detail::word_of_float(p[4 * pitch]);
+  }
+  static void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+    pacxx::mma_tf32_m16n8k8(d, a, b);
+  }
+};
+struct mma_bf16 {
+  using value = float;
+  using word = unsigned;
+  static constexpr unsigned k = 16, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
+  static constexpr unsigned block_k = 16;
+  using round = round_to_bf16;
+  static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
+  static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
+                     unsigned (&f)[4]) {
+    const float *p = s + (kk + 2 * t) * pitch + row, *q = p + 8 * pitch;
+    f[0] = pacxx::pack_bf16(p[0], p[pitch]);
+    f[1] = pacxx::pack_bf16(p[8], p[pitch + 8]);
+    f[2] = pacxx::pack_bf16(q[0], q[pitch]);
+    f[3] = pacxx::pack_bf16(q[8], q[pitch + 8]);
+  }
+  static void load_b(const float *s, unsigned pitch, unsigned kk, unsigned col, unsigned t,
+                     unsigned (&f)[2]) {
+    const float *p = s + (kk + 2 * t) * pitch + col;
+    f[0] = pacxx::pack_bf16(p[0], p[pitch]);
+    f[1] = pacxx::pack_bf16(p[8 * pitch], p[9 * pitch]);
+  }
+  static void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+    pacxx::mma_bf16_m16n8k16(d, a, b);
+  }
+};
+// FP64 on the tensor cores (DMMA, mma.sync m8n8k4 f64): IEEE double arithmetic (PTX ISA:
+// the precision of its element-wise multiplications and additions is that of an f64
+// fused multiply-add, rounded to nearest), so the result is an FP64 GEMM like the SIMT
+// tile's, summed in another order. Nothing is rounded on the way in.
+struct mma_f64 {
+  using value = double;
+  using word = double;
+  static constexpr unsigned k = 4, tile_m = 8, a_words = 1, b_words = 1, accs = 2;
+  static constexpr unsigned block_k = 8; // 2 x 17 KiB of shared tiles at 128 x 128
+  using round = round_none;
+  static unsigned acc_row(unsigned) { return 0; }
+  static void load_a(const double *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
+                     double (&f)[1]) {
+    f[0] = s[(kk + t) * pitch + row];
+  }
+  static void load_b(const double *s, unsigned pitch, unsigned kk, unsigned col, unsigned t,
+                     double (&f)[1]) {
+    f[0] = s[(kk + t) * pitch + col];
+  }
+  static void mma(double (&d)[2], const double (&a)[1], const double (&b)[1]) {
+    pacxx::mma_f64_m8n8k4(d, a, b);
+  }
+};
+
+// C's tile at block tile (by, bx) of plane z on tensor cores (device code, CUDA sm_80+):
+// the block's threads / 32 warps in 2 rows, each warp a WM x WN part of the tile as
+// FM x FN mma tiles of K::tile_m x 8. A's and B's tiles are K::block_k deep, rounded
+// by K::round on the way in. The rows of both tiles are padded by 8 elements: a
+// fragment's reads (rows t, columns g: t * pitch + g) then fall in different banks
+// (32 for floats; for doubles the two halves of the warp take two wavefronts anyway).
+template <class P, class K, class MA, class MB, class MC>
+__attribute__((always_inline)) inline void
+gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
+                    std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
+                    typename K::value alpha, typename K::value beta) {
+  using V = typename K::value;
+  using W = typename K::word;
+  constexpr unsigned BM = P::block_m, BN = P::block_n, BK = K::block_k;
+  constexpr unsigned threads = (BM / P::thread_m) * (BN / P::thread_n), warps = threads / 32;
+  constexpr unsigned WARPS_M = 2, WARPS_N = warps / WARPS_M;
+  constexpr unsigned WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / K::tile_m, FN = WN / 8;
+  static_assert(warps % WARPS_M == 0 && WM % K::tile_m == 0 && WN % 8 == 0 && BK % K::k == 0,
+                "policy::gemm: the block tile must split into warps of whole mma tiles");
+  constexpr bool a_down = has_layout<MA, md_layout::row_major>::value;
+  constexpr bool b_down = has_layout<MB, md_layout::column_major>::value;
+  using tile_a = pacxx::block_tile<V, BK, BM, threads, a_down, 8>;
+  using tile_b = pacxx::block_tile<V, BK, BN, threads, b_down, 8>;
+  using R = typename K::round;
+  tile_a ta;
+  tile_b tb;
+
+  const unsigned l = unsigned(pacxx::Thread::get().local.x), lane = l % 32, w = l / 32;
+  const unsigned g = lane / 4, t = lane % 4;
+  const unsigned wm0 = (w / WARPS_N) * WM, wn0 = (w % WARPS_N) * WN;
+  const std::size_t m0 = by * BM, n0 = bx * BN;
+
+  // always_inline: a call kept the tiles' registers and the views on the stack (496
+  // bytes, shared reads generic; ptxas, sm_90).
+  auto fetch = [&](std::size_t k0) __attribute__((always_inline)) {
+    ta.fetch([&](unsigned r, unsigned col) { return R::apply(V(a(k0 + r, m0 + col, z))); }, k - k0,
+             m - m0);
+    tb.fetch([&](unsigned r, unsigned col) { return R::apply(V(b(n0 + col, k0 + r, z))); }, k - k0,
+             n - n0);
+  };
+
+  V acc[FM][FN][K::accs];
+#pragma unroll
+  for (unsigned i = 0; i < FM; ++i)
+#pragma unroll
+    for (unsigned j = 0; j < FN; ++j)
+#pragma unroll
+      for (unsigned e = 0; e < K::accs; ++e)
+        acc[i][j][e] = V();
+
+  const std::size_t steps = k / BK + (k % BK != 0);
+  if (steps > 0) {
+    fetch(0);
+    ta.commit(0);
+    tb.commit(0);
+    pacxx::barrier();
+  }
+  for (std::size_t s = 0; s < steps; ++s) {
+    const bool more = s + 1 < steps;
+    if (more)
+      fetch((s + 1) * BK);
+    const V *as = ta.stage(unsigned(s & 1)), *bs = tb.stage(unsigned(s & 1));
+#pragma unroll
+    for (unsigned kk = 0; kk < BK; kk += K::k) {
+      W af[FM][K::a_words], bf[FN][K::b_words];
+#pragma unroll
+      for (unsigned i = 0; i < FM; ++i)
+        K::load_a(as, unsigned(tile_a::pitch), kk, wm0 + i * K::tile_m + g, t, af[i]);
+#pragma unroll
+      for (unsigned j = 0; j < FN; ++j)
+        K::load_b(bs, unsigned(tile_b::pitch), kk, wn0 + j * 8 + g, t, bf[j]);
+#pragma unroll
+      for (unsigned i = 0; i < FM; ++i)
+#pragma unroll
+        for (unsigned j = 0; j < FN; ++j)
+          K::mma(acc[i][j], af[i], bf[j]);
+    }
+    if (more) {
+      ta.commit(unsigned((s + 1) & 1));
+      tb.commit(unsigned((s + 1) & 1));
+    }
+    pacxx::barrier();
+  }
+
+#pragma unroll
+  for (unsigned i = 0; i < FM; ++i)
+#pragma unroll
+    for (unsigned e = 0; e < K::accs; ++e) {
+      const std::size_t r = m0 + wm0 + i * K::tile_m + g + K::acc_row(e);
+      if (r >= m)
+        continue;
+#pragma unroll
+      for (unsigned j = 0; j < FN; ++j) {
+        const std::size_t col = n0 + wn0 + j * 8 + 2 * t + (e & 1);
+        if (col >= n)
+          continue;
+        const V v = alpha * acc[i][j][e];
+        if (beta == V())
+          c(col, r, z) = v;
+        else
+          c(col, r, z) = v + beta * V(c(col, r, z));
+      }
+    }
+}
+
+// Tensor cores where the device has them, else the SIMT tile on the same (rounded)
+// inputs: mma_supported() is a JIT constant, so one path stays.
+template <class P, class K, class MA, class MB, class MC>
+__attribute__((always_inline)) inline void
+gemm_tile_tensor(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n, std::size_t k,
+                 std::size_t by, std::size_t bx, std::size_t z, typename K::value alpha,
+                 typename K::value beta) {
+  if (pacxx::mma_supported())
+    gemm_block_tile_mma<P, K>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+  else
+    gemm_block_tile<P, typename K::round>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+
+// DGEMM takes DMMA where the device has it: as exact as the SIMT tile (see mma_f64) and
+// twice its peak on the H100 (67 against 34 TFLOP/s FP64, NVIDIA's data sheet; cuBLAS's
+// 46 TFLOP/s DGEMM is above the SIMT peak). detail::gemm_dmma = false keeps SIMT.
+constexpr bool gemm_dmma = true;
+
+// One block tile in the arithmetic the caller asked for (gemm_launch's kernel).
 template <class P, class T, class MA, class MB, class MC>
+inline void gemm_tile(math::fp32_t, std::false_type, const MA &a, const MB &b, const MC &c,
+                      std::size_t m, std::size_t n, std::size_t k, std::size_t by, std::size_t bx,
+                      std::size_t z, T alpha, T beta) {
+  gemm_block_tile<P, round_none>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+template <class P, class MA, class MB, class MC>
+inline void gemm_tile(math::fp32_t, std::true_type, const MA &a, const MB &b, const MC &c,
+                      std::size_t m, std::size_t n, std::size_t k, std::size_t by, std::size_t bx,
+                      std::size_t z, double alpha, double beta) {
+  gemm_tile_tensor<P, mma_f64>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+template <class P, class D, class T, class MA, class MB, class MC>
+inline void gemm_tile(math::tf32_t, D, const MA &a, const MB &b, const MC &c, std::size_t m,
+                      std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
+                      T alpha, T beta) {
+  gemm_tile_tensor<P, mma_tf32>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+template <class P, class D, class T, class MA, class MB, class MC>
+inline void gemm_tile(math::bf16_t, D, const MA &a, const MB &b, const MC &c, std::size_t m,
+                      std::size_t n, std::size_t k, std::size_t by, std::size_t bx, std::size_t z,
+                      T alpha, T beta) {
+  gemm_tile_tensor<P, mma_bf16>(a, b, c, m, n, k, by, bx, z, alpha, beta);
+}
+
+template <class P, class Math, class T, class MA, class MB, class MC>
 void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n, std::size_t k,
                  std::size_t batch, T alpha, T beta) {
   constexpr std::size_t threads = (P::block_m / P::thread_m) * (P::block_n / P::thread_n);
@@ -203,20 +486,25 @@ void gemm_launch(const MA &a, const MB &b, const MC &c, std::size_t m, std::size
   pacxx::kernel(
       [alpha, beta](const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
                     std::size_t k, std::size_t batch) {
-        constexpr unsigned min_blocks = sizeof(T) <= 4 ? P::min_blocks : P::min_blocks_8_bytes;
+        // The mma tile keeps 4 x FM x FN accumulators and its fragments: no occupancy
+        // bound that would squeeze its registers (FP32's bound is for the SIMT tile).
+        constexpr unsigned min_blocks = !std::is_same<Math, math::fp32_t>::value ? 0
+                                        : sizeof(T) <= 4                         ? P::min_blocks
+                                                         : P::min_blocks_8_bytes;
         if (min_blocks > 0)
           pacxx::launch_bounds(unsigned(threads), min_blocks);
+        using dmma = std::integral_constant<bool, gemm_dmma && std::is_same<T, double>::value>;
         const pacxx::Block blk = pacxx::Block::get();
         const pacxx::index3 g = pacxx::Grid::get().size;
         const std::size_t tiles_m = m / P::block_m + (m % P::block_m != 0);
         for (std::size_t z = blk.index.z; z < batch; z += g.z)
           for (std::size_t by = blk.index.y; by < tiles_m; by += g.y)
-            gemm_block_tile<P>(a, b, c, m, n, k, by, blk.index.x, z, alpha, beta);
+            gemm_tile<P>(Math(), dmma(), a, b, c, m, n, k, by, blk.index.x, z, alpha, beta);
       },
       pacxx::launch_config{grid, {threads}})(a, b, c, m, n, k, batch);
 }
 
-template <class MA, class MB, class MC, class T>
+template <class Math, class MA, class MB, class MC, class T>
 void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T alpha, T beta,
                   const char *what) {
   const std::size_t m = c.height(), n = c.width(), k = a.width();
@@ -236,9 +524,9 @@ void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T al
   // A matrix smaller than a large tile would leave most of its threads idle (a batch of
   // 64 x 64 products takes small tiles however many there are).
   if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
-    gemm_launch<G::large>(a, b, c, m, n, kk, batch, alpha, beta);
+    gemm_launch<G::large, Math>(a, b, c, m, n, kk, batch, alpha, beta);
   else
-    gemm_launch<G::small>(a, b, c, m, n, kk, batch, alpha, beta);
+    gemm_launch<G::small, Math>(a, b, c, m, n, kk, batch, alpha, beta);
 }
 
 template <class M>
@@ -246,31 +534,49 @@ using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 
 
 } // namespace detail
 
-template <class MA, class MB, class MC, class Alpha, class Beta>
-void gemm(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta) {
+/// C = alpha * A * B + beta * C over 2D gpu::md views (BLAS's semantics: beta == 0 does
+/// not read C, alpha == 0 does not read A and B), in exact arithmetic of C's element
+/// type, or as `math` asks: gpu::math::tf32 or gpu::math::bf16 round A's and B's
+/// elements to TF32 / BF16 (nearest, ties to even) and accumulate in FP32, on tensor
+/// cores (mma.sync) where the device has them (float C only). Shapes that do not fit
+/// are a pacxx::error, C unchanged.
+template <class MA, class MB, class MC, class Alpha, class Beta, class Math = math::fp32_t>
+void gemm(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta, Math math = Math()) {
+  (void)math;
   static_assert(detail::is_md_of_rank<MA, 2>::value && detail::is_md_of_rank<MB, 2>::value &&
                     detail::is_md_of_rank<MC, 2>::value,
                 "gpu::gemm: A, B and C must be 2D gpu::md views (gpu::md(a, columns, rows), "
                 "gpu::transposed(...)); gpu::gemm_batched takes 3D ones");
   using T = detail::md_value_t<MC>;
   static_assert(std::is_arithmetic<T>::value, "gpu::gemm: C's elements must be arithmetic");
-  detail::gemm_checked(A, B, C, 1, T(alpha), T(beta), "gpu::gemm");
+  static_assert(detail::is_gemm_math<Math>::value,
+                "gpu::gemm: the arithmetic is gpu::math::fp32, gpu::math::tf32 or gpu::math::bf16");
+  static_assert(std::is_same<Math, math::fp32_t>::value || std::is_same<T, float>::value,
+                "gpu::gemm: gpu::math::tf32 and gpu::math::bf16 need a float C");
+  detail::gemm_checked<Math>(A, B, C, 1, T(alpha), T(beta), "gpu::gemm");
 }
 
-// Plane z of C = alpha * plane z of A * plane z of B + beta * plane z of C, for every z
-// (one launch). All three views have the same depth.
-template <class MA, class MB, class MC, class Alpha, class Beta>
-void gemm_batched(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta) {
+/// Plane z of C = alpha * plane z of A * plane z of B + beta * plane z of C, for every z
+/// (one launch) of 3D gpu::md views of equal depth; `math` as for gpu::gemm.
+template <class MA, class MB, class MC, class Alpha, class Beta, class Math = math::fp32_t>
+void gemm_batched(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta,
+                  Math math = Math()) {
+  (void)math;
   static_assert(detail::is_md_of_rank<MA, 3>::value && detail::is_md_of_rank<MB, 3>::value &&
                     detail::is_md_of_rank<MC, 3>::value,
                 "gpu::gemm_batched: A, B and C must be 3D gpu::md views (plane z = matrix z)");
   using T = detail::md_value_t<MC>;
   static_assert(std::is_arithmetic<T>::value, "gpu::gemm_batched: C's elements must be arithmetic");
+  static_assert(detail::is_gemm_math<Math>::value, "gpu::gemm_batched: the arithmetic is "
+                                                   "gpu::math::fp32, gpu::math::tf32 or "
+                                                   "gpu::math::bf16");
+  static_assert(std::is_same<Math, math::fp32_t>::value || std::is_same<T, float>::value,
+                "gpu::gemm_batched: gpu::math::tf32 and gpu::math::bf16 need a float C");
   if (A.depth() != C.depth() || B.depth() != C.depth())
     throw pacxx::error("gpu::gemm_batched: A, B and C hold " + std::to_string(A.depth()) + ", " +
                        std::to_string(B.depth()) + " and " + std::to_string(C.depth()) +
                        " matrices (their depths must be equal); C is unchanged");
-  detail::gemm_checked(A, B, C, C.depth(), T(alpha), T(beta), "gpu::gemm_batched");
+  detail::gemm_checked<Math>(A, B, C, C.depth(), T(alpha), T(beta), "gpu::gemm_batched");
 }
 
 namespace detail {

@@ -24,6 +24,7 @@
 #include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -253,7 +254,57 @@ static void map_math_to_libdevice(Module &m) {
       /*map_intrinsics=*/true);
 }
 
-static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info) {
+// Tensor cores through PTX mma.sync (pacxx/block/mma.hpp): the operands are read from
+// the pointers the builtin takes (a lane's fragments in local arrays, which SROA turns
+// back into registers at O3), the accumulators written back. LLVM 15 knows
+// mma.m16n8k8.row.col.tf32, m16n8k16.row.col.bf16 and m8n8k4.row.col.f64 from sm_80; the PTX for
+// sm_80 runs on the H100 (sm_90). Below sm_80 __pacxx_mma_supported is 0, so the calls are in code
+// the optimiser removes; one that stays traps rather than reaching a instruction selection that
+// would reject it.
+static void lower_mma(Module &m, int sm) {
+  const bool supported = sm >= 80;
+  for_each_call(m, "__pacxx_mma_supported", [&](CallInst &c) -> Value * {
+    return ConstantInt::get(c.getType(), supported ? 1 : 0);
+  });
+  struct kind {
+    const char *name;
+    Intrinsic::ID id;
+    unsigned a, b, d; // words of A, B and accumulators
+    bool f64;
+  };
+  const kind kinds[] = {
+      {"__pacxx_mma_tf32_m16n8k8", Intrinsic::nvvm_mma_m16n8k8_row_col_tf32, 4, 2, 4, false},
+      {"__pacxx_mma_bf16_m16n8k16", Intrinsic::nvvm_mma_m16n8k16_row_col_bf16, 4, 2, 4, false},
+      {"__pacxx_mma_f64_m8n8k4", Intrinsic::nvvm_mma_m8n8k4_row_col_f64, 1, 1, 2, true},
+  };
+  for (const kind &k : kinds)
+    for_each_call(m, k.name, [&](CallInst &c) -> Value * {
+      IRBuilder<> b(&c);
+      if (!supported) {
+        b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
+        c.eraseFromParent();
+        return nullptr;
+      }
+      Type *acc = k.f64 ? b.getDoubleTy() : b.getFloatTy();
+      Type *word = k.f64 ? b.getDoubleTy() : b.getInt32Ty();
+      const Align wa(k.f64 ? 8 : 4);
+      Value *d = c.getArgOperand(0), *a = c.getArgOperand(1), *bb = c.getArgOperand(2);
+      SmallVector<Value *, 10> args;
+      for (unsigned i = 0; i < k.a; ++i)
+        args.push_back(b.CreateAlignedLoad(word, b.CreateConstGEP1_32(word, a, i), wa));
+      for (unsigned i = 0; i < k.b; ++i)
+        args.push_back(b.CreateAlignedLoad(word, b.CreateConstGEP1_32(word, bb, i), wa));
+      for (unsigned i = 0; i < k.d; ++i)
+        args.push_back(b.CreateAlignedLoad(acc, b.CreateConstGEP1_32(acc, d, i), wa));
+      CallInst *r = b.CreateCall(Intrinsic::getDeclaration(&m, k.id), args);
+      for (unsigned i = 0; i < k.d; ++i)
+        b.CreateAlignedStore(b.CreateExtractValue(r, {i}), b.CreateConstGEP1_32(acc, d, i), wa);
+      c.eraseFromParent();
+      return nullptr;
+    });
+}
+
+static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info, int sm) {
   LLVMContext &ctx = m.getContext();
   m.setTargetTriple(nvptx_triple);
   m.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
@@ -272,6 +323,7 @@ static Function *nvptx_lower(Module &m, Function &entry, const kernel_info &info
                                     ConstantAsMetadata::get(b.getInt32(1))}));
 
   lower_builtins(m);
+  lower_mma(m, sm);
   lower_assert(m);
   lower_library(m, /*opencl=*/false);
   map_math_to_libdevice(m);
@@ -368,7 +420,8 @@ class nvptx_target final : public target {
 public:
   explicit nvptx_target(std::string arch) : arch_(std::move(arch)) {}
   Function *lower(Module &m, Function &entry, const kernel_info &info) override {
-    return nvptx_lower(m, entry, info);
+    const std::string target_arch = nvptx_arch_for(arch_);
+    return nvptx_lower(m, entry, info, std::atoi(target_arch.c_str() + 3));
   }
   TargetMachine *machine() override {
     if (!tm_)

@@ -13,6 +13,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace pacxx {
@@ -131,6 +133,23 @@ static void lower_warps(Module &m) {
       c.eraseFromParent();
       return nullptr;
     });
+  // No tensor cores: code that asks __pacxx_mma_supported() takes its other path (gemm's
+  // TF32/BF16 emulation). The mma calls stay in the branch O3 removes; check_no_mma
+  // rejects a kernel where one is still reachable.
+  for_each_call(m, "__pacxx_mma_supported",
+                [&](CallInst &c) -> Value * { return ConstantInt::get(c.getType(), 0); });
+}
+
+// After O3: an mma builtin that is still called was not guarded by
+// __pacxx_mma_supported() (a warp of one lane cannot hold an mma fragment).
+static void check_no_mma(Module &m) {
+  for (const char *name :
+       {"__pacxx_mma_tf32_m16n8k8", "__pacxx_mma_bf16_m16n8k16", "__pacxx_mma_f64_m8n8k4"})
+    if (Function *f = m.getFunction(name))
+      if (!f->use_empty())
+        throw error(std::string("pacxx: the kernel calls ") + name +
+                    " (tensor-core mma.sync) on OpenCL, which has none; guard it with "
+                    "pacxx::mma_supported()");
 }
 
 // Functions other than the kernel that use `v` (directly or through constant
@@ -268,6 +287,7 @@ public:
   Function *lower(Module &m, Function &entry, const kernel_info &info) override {
     return spir_lower(m, entry, info);
   }
+  void after_optimize(Module &m, Function &) override { check_no_mma(m); }
   std::string emit(Module &m) override { return spir_emit(m); }
   bool allows_recursion() const override { return false; } // SPIR 1.2, section 2.1
 };
