@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -143,6 +144,7 @@ template <class T> struct fetch {
 /// Element-wise zip of distributed vectors with the same distribution; its local part
 /// is ranges::views::zip of the vectors' owned parts.
 template <class... Vs> struct zip_range {
+  /// The zipped vectors.
   std::tuple<Vs *...> vs;
   /// The zip of the owned parts (a device view).
   auto local() const { return local_of(std::index_sequence_for<Vs...>{}); }
@@ -168,7 +170,9 @@ template <class V, class... Vs> zip_range<V, Vs...> zip(V &v, Vs &...vs) {
 /// f applied to every element of a distributed range, lazily (fused into the kernel
 /// of the algorithm that consumes it).
 template <class R, class F> struct map_range {
+  /// The underlying distributed range.
   R r;
+  /// The function applied to each element.
   F f;
   /// The transformed local part.
   auto local() const { return r.local() | ranges::views::transform(f); }

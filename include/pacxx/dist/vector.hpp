@@ -33,6 +33,7 @@ namespace dist {
 
 /// A halo of `elements` elements on each side of every rank's block.
 struct halo {
+  /// Halo elements on each side.
   std::size_t elements = 0;
   /// h elements on each side.
   explicit halo(std::size_t h = 0) : elements(h) {}
@@ -41,7 +42,9 @@ struct halo {
 /// A 2D row-block distribution of an image `width` elements wide: every rank holds
 /// whole rows and `halo_rows` rows of halo on each side.
 struct rows {
+  /// Elements per row.
   std::size_t width = 1;
+  /// Halo rows on each side.
   std::size_t halo_rows = 1;
   /// Rows of `width` elements, `halo_rows` halo rows on each side.
   explicit rows(std::size_t width_, std::size_t halo_rows_ = 1)
@@ -107,6 +110,7 @@ public:
   friend bool operator==(const distribution &a, const distribution &b) {
     return a.offsets_ == b.offsets_;
   }
+  /// Whether some rank holds other indices in a than in b.
   friend bool operator!=(const distribution &a, const distribution &b) { return !(a == b); }
   /// A hash of the offsets (for the collective-call check).
   std::uint64_t hash() const noexcept {
@@ -143,6 +147,7 @@ template <class T> class vector {
   }
 
 public:
+  /// The element type.
   using value_type = T;
 
   /// n elements (uninitialised), in blocks as even as can be, with an optional halo.
@@ -161,11 +166,14 @@ public:
   }
   /// A deep copy (same distribution and halo; the halo's contents are copied too).
   vector(const vector &o) : dist_(o.dist_), halo_(o.halo_), rank_(o.rank_), storage_(o.storage_) {}
+  /// Takes over o's storage.
   vector(vector &&) noexcept = default;
+  /// A deep copy of o.
   vector &operator=(const vector &o) {
     vector t(o);
     return *this = std::move(t);
   }
+  /// Takes over o's storage.
   vector &operator=(vector &&) noexcept = default;
 
   /// Collective: root's host vector scattered over the ranks in blocks (root's size is
