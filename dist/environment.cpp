@@ -378,22 +378,50 @@ void broadcast(void *data, std::size_t bytes, int root) {
             "MPI_Bcast");
 }
 
-void check_collective(const char *name, std::uint64_t signature) {
+namespace {
+// The first message of every checked collective (see checked_allgather).
+struct check_message {
+  std::uint64_t name, signature, bytes;
+  unsigned char payload[40];
+};
+static_assert(sizeof(check_message) == 64, "one message size for every checked collective");
+} // namespace
+
+void checked_allgather(const char *name, std::uint64_t signature, const void *payload,
+                       std::size_t bytes, void *all) {
   environment &env = environment::current(name);
-  const std::uint64_t mine[2] = {fnv1a(name), signature};
-  std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(env.size()));
-  allgather(mine, sizeof mine, all.data());
-  for (int r = 0; r < env.size(); ++r) {
-    if (all[2 * r] != mine[0])
+  const std::size_t p = static_cast<std::size_t>(env.size());
+  check_message mine{};
+  mine.name = fnv1a(name);
+  mine.signature = signature;
+  mine.bytes = bytes;
+  const bool inline_payload = bytes <= sizeof mine.payload;
+  if (inline_payload && bytes)
+    std::memcpy(mine.payload, payload, bytes);
+  std::vector<check_message> msgs(p);
+  allgather(&mine, sizeof mine, msgs.data());
+  for (std::size_t r = 0; r < p; ++r) {
+    if (msgs[r].name != mine.name || msgs[r].bytes != mine.bytes)
       throw error(std::string(name) + ": rank " + std::to_string(env.rank()) +
                   " called it while rank " + std::to_string(r) +
                   " called another collective (every rank must make the same "
                   "pacxx::dist calls in the same order)");
-    if (all[2 * r + 1] != mine[1])
+    if (msgs[r].signature != mine.signature)
       throw error(std::string(name) + ": rank " + std::to_string(env.rank()) + " and rank " +
                   std::to_string(r) +
                   " called it with different arguments (sizes or distributions differ)");
   }
+  if (!bytes)
+    return;
+  if (inline_payload)
+    for (std::size_t r = 0; r < p; ++r)
+      std::memcpy(static_cast<unsigned char *>(all) + r * bytes, msgs[r].payload, bytes);
+  else
+    allgather(payload, bytes, all);
+}
+
+void check_collective(const char *name, std::uint64_t signature) {
+  checked_allgather(name, signature, nullptr, 0, nullptr);
 }
 
 void scatter_to_device(const void *host_root, const std::size_t *counts, void *dst, int root) {

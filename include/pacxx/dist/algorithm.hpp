@@ -62,34 +62,13 @@ const R &as_range(const R &r) {
   return r;
 }
 
-constexpr std::uint64_t fnv(const char *s, std::uint64_t h = 1469598103934665603ull) {
-  return *s ? fnv(s + 1, (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull) : h;
-}
-
-// Every rank's payload, with the call's name and signature compared on every rank.
-template <class P> struct checked {
-  std::uint64_t name, signature;
-  P payload;
-};
+// Every rank's payload, with the call's name and signature compared on every rank
+// (pacxx::dist::detail::checked_allgather).
 template <class P>
 std::vector<P> checked_allgather(const char *name, std::uint64_t signature, const P &payload) {
-  const int p = pacxx::dist::size(), me = pacxx::dist::rank();
-  const checked<P> mine{fnv(name), signature, payload};
-  std::vector<checked<P>> all(static_cast<std::size_t>(p));
-  pacxx::dist::detail::allgather(&mine, sizeof mine, all.data());
-  std::vector<P> out;
-  out.reserve(all.size());
-  for (int r = 0; r < p; ++r) {
-    if (all[r].name != mine.name)
-      throw pacxx::error(std::string(name) + ": rank " + std::to_string(me) +
-                         " called it while rank " + std::to_string(r) +
-                         " called another collective (every rank must make the same "
-                         "gpu::dist calls in the same order)");
-    if (all[r].signature != mine.signature)
-      throw pacxx::error(std::string(name) + ": ranks " + std::to_string(me) + " and " +
-                         std::to_string(r) + " called it with different sizes or distributions");
-    out.push_back(all[r].payload);
-  }
+  static_assert(std::is_trivially_copyable<P>::value, "sent as bytes");
+  std::vector<P> out(static_cast<std::size_t>(pacxx::dist::size()));
+  pacxx::dist::detail::checked_allgather(name, signature, &payload, sizeof(P), out.data());
   return out;
 }
 

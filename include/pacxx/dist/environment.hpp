@@ -94,6 +94,13 @@ void broadcast(void *data, std::size_t bytes, int root);
 // Checks that every rank makes the same collective call with the same arguments: an
 // all-gather of (signature, name hash); a pacxx::error on every rank if they differ.
 void check_collective(const char *name, std::uint64_t signature);
+// The same check with `bytes` of payload per rank, gathered into `all` (size() * bytes,
+// rank order). Every checked collective's first message has one size (64 bytes: the
+// call, its signature, the payload's size and up to 40 payload bytes), so two ranks in
+// different calls always meet in a message they can compare, never in an MPI
+// truncation error; a larger payload follows in a second all-gather.
+void checked_allgather(const char *name, std::uint64_t signature, const void *payload,
+                       std::size_t bytes, void *all);
 // Host data on root, block `counts[r]` bytes for rank r (in rank order), into each
 // rank's device buffer `dst` (counts[rank] bytes).
 void scatter_to_device(const void *host_root, const std::size_t *counts, void *dst, int root);
