@@ -60,6 +60,13 @@ install(TARGETS pacxx EXPORT pacxxTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LI
 install(TARGETS PacxxPass EXPORT pacxxTargets LIBRARY DESTINATION ${PACXX_INSTALL_PLUGINDIR})
 install(DIRECTORY include/pacxx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT pacxxTargets NAMESPACE pacxx:: DESTINATION ${PACXX_INSTALL_CMAKEDIR})
+# pacxx::dist (find_package(pacxx COMPONENTS dist)), where MPI was found: an export set
+# of its own, so pacxx::pacxx never depends on MPI.
+if(TARGET pacxx_dist)
+  set_target_properties(pacxx_dist PROPERTIES INSTALL_RPATH "\$ORIGIN")
+  install(TARGETS pacxx_dist EXPORT pacxxDistTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT pacxxDistTargets NAMESPACE pacxx:: DESTINATION ${PACXX_INSTALL_CMAKEDIR})
+endif()
 
 # The package's version rule: while pacxx is 0.x, a minor version may change the
 # compiler/runtime contract (include/pacxx/detail/abi.hpp) or the API, so

@@ -19,6 +19,16 @@ if [ -x build/benchmarks/stl_vs_cuda ] || [ -x build/benchmarks/rof_benchmark ] 
   done
   cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian "$stage/lib/" # not on the GPU machine
 fi
+# gpu::dist (issue 39): its library, test, example and benchmark, run by gpu-dist.sh
+# under mpirun (a folder of their own: gpu-run.sh runs tests/* without mpirun).
+if [ -x build/tests/dist/dist_test ]; then
+  mkdir -p "$stage/dist"
+  strip -o "$stage/lib/libpacxx_dist.so" build/lib/libpacxx_dist.so
+  for p in build/tests/dist/dist_test build/examples/jacobi_dist build/benchmarks/dist; do
+    [ -x "$p" ] && cp "$p" "$stage/dist/"
+  done
+  cp scripts/gpu-dist.sh "$stage/"
+fi
 for e in dot_product saxpy_async transform_kernel reduce_staged rof thrust_interop; do
   [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
 done

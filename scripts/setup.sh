@@ -25,7 +25,9 @@ packages=(clang-15 llvm-15-dev cmake ninja-build g++ pocl-opencl-icd ocl-icd-lib
           # scripts/fresh-debian.sh, 2026-11-25).
           make dpkg-dev file
           # The API reference (docs/api/Doxyfile, ctest api_reference).
-          doxygen)
+          doxygen
+          # pacxx_dist (gpu::dist over MPI; NCCL is opened at run time): mpirun, mpi.h.
+          openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
