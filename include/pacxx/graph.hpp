@@ -35,6 +35,9 @@
 // captures within captures. f's exception (or that error) leaves no graph and frees
 // what was recorded.
 //
+// g.update(q, f) records f again and changes the graph in place to replay that (same
+// operations in the same order, other parameters), see graph::update.
+//
 // A graph may be replayed on any queue of its device (q or another: the replay is in
 // that queue's order); replays on one queue run in order. Replays of one graph on two
 // queues at once share its memory and must not overlap. Destroying a graph waits for the
@@ -53,6 +56,9 @@ namespace detail {
 void *capture_begin(void *q);
 void *capture_end(void *graph, bool keep);
 void graph_launch(void *graph, void *q, std::size_t times);
+// Makes `graph` replay what `recording` (capture_begin's, its work recorded) holds, which
+// must be the same operations; takes `recording` over.
+void graph_update(void *graph, void *recording);
 std::size_t graph_kernels(const void *graph) noexcept;
 void graph_destroy(void *graph) noexcept;
 } // namespace detail
@@ -86,6 +92,31 @@ public:
     if (!g_)
       throw error("pacxx::graph::launch: the graph is empty (default-constructed or moved from)");
     detail::graph_launch(g_, q.get(), times);
+  }
+  /// Records what f() issues on q again (as pacxx::capture does) and makes the graph
+  /// replay that from now on, without a new graph: the way to change what is fixed at
+  /// capture (arguments, shapes, staged values, uploaded bytes, addresses and sizes)
+  /// between replays. The new recording must have the same operations in the same
+  /// order (each kernel launch the same kernel); otherwise the update is a
+  /// pacxx::error that names the first difference and the graph is unchanged. On CUDA
+  /// the executable graph is updated in place (cuGraphExecUpdate; a driver that cannot
+  /// gets a new instantiation); on OpenCL the prepared launch list is replaced.
+  /// Replays already launched run the old work. The old recording's memory (temporaries,
+  /// scratch, uploaded bytes) is freed after the device's work has finished, so an
+  /// update of a graph holding such memory waits for the device; one of kernels, copies
+  /// and fills only does not wait. Not concurrently with launches of this graph.
+  template <class F> void update(const queue &q, F &&f) {
+    if (!g_)
+      throw error("pacxx::graph::update: the graph is empty (default-constructed or moved from)");
+    void *n = detail::capture_begin(q.get());
+    try {
+      queue_scope on(q);
+      std::forward<F>(f)();
+    } catch (...) {
+      detail::capture_end(n, false);
+      throw;
+    }
+    detail::graph_update(g_, n);
   }
   // The kernel launches in one replay (what runtime_stats::kernel_launches grows by).
   std::size_t kernel_launches() const noexcept { return g_ ? detail::graph_kernels(g_) : 0; }

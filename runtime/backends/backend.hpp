@@ -175,6 +175,14 @@ public:
     (void)issue;
     return nullptr;
   }
+  // Changes `graph` (from build_graph) in place to what `issue` enqueues, which has the
+  // same operations in the same order with other parameters (pacxx::graph::update);
+  // false where the driver cannot (then the caller builds a new graph).
+  virtual bool update_graph(native_graph &graph, const std::function<void(void *)> &issue) {
+    (void)graph;
+    (void)issue;
+    return false;
+  }
 
 protected:
   [[noreturn]] void throw_unsupported(const char *what) const {

@@ -46,6 +46,13 @@ struct CUgraph_st;
 struct CUgraphExec_st;
 using CUgraph = CUgraph_st *;
 using CUgraphExec = CUgraphExec_st *;
+struct CUgraphNode_st;
+using CUgraphNode = CUgraphNode_st *;
+// cuGraphExecUpdate_v2's report (CUDA 12.0+), as cuda.h lays it out.
+struct CUgraphExecUpdateResultInfo {
+  int result;
+  CUgraphNode errorNode, errorFromNode;
+};
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
@@ -134,6 +141,8 @@ struct api {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+  // Optional (CUDA 12.0+): pacxx::graph::update changes an instantiated graph in place.
+  CUresult (*cuGraphExecUpdate)(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
 };
 
 // Names of the codes that cuInit can return where cuGetErrorName itself fails
@@ -266,6 +275,7 @@ const loaded_api &load_api() {
     optional(cu.cuGraphLaunch, "cuGraphLaunch");
     optional(cu.cuGraphExecDestroy, "cuGraphExecDestroy");
     optional(cu.cuGraphDestroy, "cuGraphDestroy");
+    optional(cu.cuGraphExecUpdate, "cuGraphExecUpdate_v2");
 
     if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
       l.why = "cuda: cuInit: " + describe(cu, r);
@@ -351,6 +361,15 @@ public:
     ctx_->make_current();
     check(ctx_->cu(), ctx_->cu().cuGraphLaunch(exec_, static_cast<CUstream>(queue)),
           "cuGraphLaunch");
+  }
+  // Whether the driver took g's parameters into this executable graph (same topology;
+  // launches already made are not changed). False leaves the caller to instantiate anew.
+  bool update_from(CUgraph g) {
+    const api &cu = ctx_->cu();
+    if (!cu.cuGraphExecUpdate)
+      return false;
+    CUgraphExecUpdateResultInfo info{};
+    return cu.cuGraphExecUpdate(exec_, g, &info) == CUDA_SUCCESS;
   }
 
 private:
@@ -677,9 +696,38 @@ public:
   // copy calls as direct execution, so a graph runs exactly what a direct run would),
   // then instantiated once; the CUgraph itself is not needed after that.
   std::unique_ptr<native_graph> build_graph(const std::function<void(void *)> &issue) override {
-    if (!cu_.cuStreamBeginCapture || !cu_.cuStreamEndCapture || !cu_.cuGraphInstantiateWithFlags ||
-        !cu_.cuGraphLaunch || !cu_.cuGraphExecDestroy || !cu_.cuGraphDestroy)
+    if (!has_graphs())
       return nullptr;
+    CUgraph g = capture(issue);
+    CUgraphExec exec = nullptr;
+    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, g, 0);
+    cu_.cuGraphDestroy(g);
+    check(cu_, r, "cuGraphInstantiateWithFlags");
+    return std::make_unique<cuda_graph>(ctx_, exec);
+  }
+
+  // Captured again and handed to cuGraphExecUpdate: the kernel nodes' functions,
+  // arguments and shapes and the copies' and fills' addresses and sizes may change,
+  // the nodes and their order may not (the runtime has checked that already).
+  bool update_graph(native_graph &graph, const std::function<void(void *)> &issue) override {
+    if (!has_graphs() || !cu_.cuGraphExecUpdate)
+      return false;
+    CUgraph g = capture(issue);
+    const bool updated = static_cast<cuda_graph &>(graph).update_from(g);
+    cu_.cuGraphDestroy(g);
+    return updated;
+  }
+
+private:
+  static CUstream stream(void *queue) { return static_cast<CUstream>(queue); }
+
+  bool has_graphs() const {
+    return cu_.cuStreamBeginCapture && cu_.cuStreamEndCapture && cu_.cuGraphInstantiateWithFlags &&
+           cu_.cuGraphLaunch && cu_.cuGraphExecDestroy && cu_.cuGraphDestroy;
+  }
+
+  // What `issue` enqueues, recorded as a CUgraph (owned by the caller).
+  CUgraph capture(const std::function<void(void *)> &issue) {
     ctx_->make_current();
     CUstream s = nullptr;
     check(cu_, cu_.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -699,15 +747,8 @@ public:
       throw;
     }
     check(cu_, cu_.cuStreamEndCapture(s, &g), "cuStreamEndCapture");
-    CUgraphExec exec = nullptr;
-    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, g, 0);
-    cu_.cuGraphDestroy(g);
-    check(cu_, r, "cuGraphInstantiateWithFlags");
-    return std::make_unique<cuda_graph>(ctx_, exec);
+    return g;
   }
-
-private:
-  static CUstream stream(void *queue) { return static_cast<CUstream>(queue); }
 
   // image: NUL-terminated PTX or a cubin; what: "" or " (cubin)" for messages.
   std::unique_ptr<loaded_kernel> load_image(const void *image, const std::string &kernel_name,
