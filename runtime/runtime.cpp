@@ -430,6 +430,12 @@ native_handles_t native_handles() {
   return h;
 }
 
+std::size_t prefetch(std::size_t threads) {
+  rt::runtime &r = rt::runtime::get();
+  const rt::kernel_cache::prefetch_report rep = r.kernels.prefetch(r.current(), threads);
+  return rep.kernels - rep.failed;
+}
+
 runtime_stats stats() {
   rt::runtime &r = rt::runtime::get();
   rt::counters &c = r.stats;
