@@ -13,7 +13,8 @@
 #   warm        a second run on the same cache
 # With a prefetch the first launch's "compiled in" time is the whole prefetch, which has
 # its own line ("pacxx: prefetch of N kernels ... in T ms").
-# The cache directory is a fresh temporary one, removed at the end.
+# The cache directory is a fresh temporary one, removed at the end; PoCL's own kernel
+# cache is off (POCL_KERNEL_CACHE=0), as it would hide its part of a first run.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 PROGRAM [THREADS] [ARGS...]" >&2; exit 2; }
 program=$1
@@ -30,7 +31,7 @@ run() { # name, then environment assignments
   shift
   local start end
   start=$(date +%s%N)
-  env PACXX_TRACE=1 PACXX_CACHE_DIR="$dir/cache" "$@" "$program" "${args[@]}" > "$dir/out" 2>&1 || true
+  env PACXX_TRACE=1 PACXX_CACHE_DIR="$dir/cache" POCL_KERNEL_CACHE=0 "$@" "$program" "${args[@]}" > "$dir/out" 2>&1 || true
   end=$(date +%s%N)
   # A compilation's trace line says "compiled in <ms> ms"; a disk hit "from disk cache in".
   local jit disk

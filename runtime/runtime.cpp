@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -132,6 +133,14 @@ struct graph_object {
   // Kernels that earlier recordings launched (pacxx::graph::update replaced them): held
   // until the graph goes, as replays still running may use them.
   std::vector<std::shared_ptr<kernel_cache::cached_kernel>> retired;
+  // gpu::iterate_until's loop on the device (build_loop), for one (check_every, done,
+  // batches); its batch counter. `no_loop`: the device cannot (tried once).
+  std::mutex loop_mutex;
+  std::unique_ptr<native_graph> loop;
+  std::size_t loop_every = 0, loop_batches = 0;
+  const void *loop_done = nullptr;
+  void *loop_counter = nullptr;
+  bool no_loop = false;
 
   explicit graph_object(queue_object *q) : queue(q) {}
   // A copy, fill or upload.
@@ -148,6 +157,9 @@ struct graph_object {
   graph_object(const graph_object &) = delete;
   graph_object &operator=(const graph_object &) = delete;
   ~graph_object() {
+    loop.reset();
+    if (loop_counter)
+      pacxx::detail::device_free(loop_counter);
     repeated.clear();
     native.reset();
     for (auto &b : scratch)
@@ -881,6 +893,10 @@ void graph_update(void *gp, void *np) {
       else
         it = g->repeated.erase(it); // made again by the next launch with that count
   }
+  {
+    std::lock_guard<std::mutex> lock(g->loop_mutex);
+    g->loop.reset(); // made again from the new commands by the next iterate_until
+  }
   // The new recording's commands and memory become the graph's; the old ones go with n.
   std::swap(g->commands, n->commands);
   std::swap(g->device_blocks, n->device_blocks);
@@ -898,6 +914,56 @@ void graph_update(void *gp, void *np) {
     holds = holds || b;
   if (holds)
     wait_for_replays(r);
+}
+
+std::size_t graph_iterate(void *gp, void *q, const void *done, std::size_t every,
+                          std::size_t batches) {
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  if (rt::capturing)
+    throw error("gpu::iterate_until: inside pacxx::capture (a loop cannot be recorded into "
+                "a graph)");
+  auto *g = static_cast<rt::graph_object *>(gp);
+  if (!g->native || every * g->commands.size() > rt::max_repeated_nodes)
+    return none;
+  rt::runtime &r = rt::runtime::get();
+  rt::device &dev = r.current();
+  std::lock_guard<std::mutex> lock(g->loop_mutex);
+  if (g->no_loop)
+    return none;
+  if (!g->loop || g->loop_every != every || g->loop_done != done || g->loop_batches != batches) {
+    g->loop.reset();
+    try {
+      if (!g->loop_counter)
+        g->loop_counter = pacxx::detail::device_allocate(sizeof(unsigned));
+      const std::vector<rt::graph_command> &commands = g->commands;
+      g->loop = dev.build_loop(
+          [&](void *queue) {
+            for (const rt::graph_command &c : commands)
+              c.issue(dev, queue);
+          },
+          every, done, g->loop_counter, batches);
+    } catch (const error &e) {
+      // The portable loop (a readback per check) does the same work.
+      if (r.config.c.trace)
+        std::fprintf(stderr, "pacxx: gpu::iterate_until tests done with a readback per check: %s\n",
+                     e.what());
+    }
+    if (!g->loop) {
+      g->no_loop = true;
+      return none;
+    }
+    g->loop_every = every;
+    g->loop_done = done;
+    g->loop_batches = batches;
+  }
+  void *native = r.order(static_cast<rt::queue_object *>(q));
+  dev.fill_on_device(g->loop_counter, 0, sizeof(unsigned), native);
+  g->loop->launch(native);
+  unsigned ran = 0;
+  dev.copy_to_host(&ran, g->loop_counter, sizeof ran, native, false);
+  r.stats.to_host += sizeof ran;
+  r.stats.launches += g->kernels * every * ran;
+  return ran;
 }
 
 std::size_t graph_kernels(const void *g) noexcept {

@@ -59,6 +59,12 @@ void graph_launch(void *graph, void *q, std::size_t times);
 // Makes `graph` replay what `recording` (capture_begin's, its work recorded) holds, which
 // must be the same operations; takes `recording` over.
 void graph_update(void *graph, void *recording);
+// gpu::iterate_until's loop on the device: at most `batches` batches of `every` replays,
+// each batch followed by the test of the int at `done` (zero: stop), without the host.
+// Returns the batches run, or size_t(-1) where the device cannot (CUDA before 12.3, no
+// libcudadevrt.a, OpenCL): the caller then tests with a readback per batch.
+std::size_t graph_iterate(void *graph, void *q, const void *done, std::size_t every,
+                          std::size_t batches);
 std::size_t graph_kernels(const void *graph) noexcept;
 void graph_destroy(void *graph) noexcept;
 } // namespace detail
@@ -117,6 +123,15 @@ public:
       throw;
     }
     detail::graph_update(g_, n);
+  }
+  /// gpu::iterate_until's device loop (detail::graph_iterate): batches of `every`
+  /// replays on q until the int at `done` is zero, at most `batches` of them; returns
+  /// the batches run, or size_t(-1) where the device cannot test on the device.
+  std::size_t iterate_on_device(const queue &q, const int *done, std::size_t every,
+                                std::size_t batches) const {
+    if (!g_)
+      throw error("gpu::iterate_until: the graph is empty (default-constructed or moved from)");
+    return detail::graph_iterate(g_, q.get(), done, every, batches);
   }
   // The kernel launches in one replay (what runtime_stats::kernel_launches grows by).
   std::size_t kernel_launches() const noexcept { return g_ ? detail::graph_kernels(g_) : 0; }

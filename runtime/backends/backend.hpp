@@ -184,6 +184,18 @@ public:
     return false;
   }
 
+  // gpu::iterate_until on the device: a graph that runs batches of `every` runs of
+  // `issue`'s work, and after each batch adds one to the unsigned at `batches_run`
+  // (device memory, which the caller zeroes before each launch) and goes on while the
+  // int at `done` is not zero and fewer than `batches` batches ran. Null where the
+  // backend has no such graphs; a pacxx::error saying why where this device cannot.
+  virtual std::unique_ptr<native_graph> build_loop(const std::function<void(void *)> &issue,
+                                                   std::size_t every, const void *done,
+                                                   void *batches_run, std::size_t batches) {
+    (void)issue, (void)every, (void)done, (void)batches_run, (void)batches;
+    return nullptr;
+  }
+
 protected:
   [[noreturn]] void throw_unsupported(const char *what) const {
     throw error(std::string("pacxx: the ") + backend_name() + " backend offers no " + what);

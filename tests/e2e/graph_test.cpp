@@ -382,6 +382,30 @@ TEST(IterateUntil, GraphBodyStopsAtTheFirstCheckAfterTheFixedPoint) {
   EXPECT_EQ(e.run_count(), 20);
 }
 
+// On CUDA 12.3+ with the toolkit's libcudadevrt.a (the _cuda test, label gpu) a graph
+// body's loop runs on the device: one readback of the batch count and one of done,
+// however many checks. Elsewhere (PoCL) one readback of done per check.
+TEST(IterateUntil, ReadbacksOfTheTest) {
+  pacxx::queue q;
+  countdown c(50);
+  pacxx::graph step = pacxx::capture(q, [&] { c.step(); });
+  const pacxx::runtime_stats before = counts();
+  EXPECT_EQ(gpu::iterate_until(q, step, c.left, gpu::iterate_options().check_every(2)), 50u);
+  const std::size_t bytes = counts().bytes_to_host - before.bytes_to_host;
+  if (std::string(pacxx::native_handles().backend) == "cuda")
+    EXPECT_EQ(bytes, 2 * sizeof(int))
+        << "no conditional-node loop on this CUDA device (PACXX_TRACE=1 says why)";
+  else
+    EXPECT_EQ(bytes, 25 * sizeof(int));
+  EXPECT_EQ(c.run_count(), 50);
+  // After an update the loop runs the new recording, with its own done.
+  countdown d(7);
+  step.update(q, [&] { d.step(); });
+  EXPECT_EQ(gpu::iterate_until(q, step, d.left, gpu::iterate_options().check_every(1)), 7u);
+  EXPECT_EQ(d.run_count(), 7);
+  EXPECT_EQ(c.run_count(), 50);
+}
+
 TEST(IterateUntil, MaximumIsAnErrorWithTheLastIterationsData) {
   pacxx::queue q;
   countdown c(100);
