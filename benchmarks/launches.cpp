@@ -11,7 +11,12 @@
 //    towards zero, run until the counter is zero: gpu::iterate_until with the pass as a
 //    graph and as a callable, testing every 8 passes; and a host loop that reads the
 //    counter back after every pass. The counter pass_us is one pass, in microseconds.
+//  - graph_update_<k> and graph_recapture_<k>: a graph of k gpu::transforms whose
+//    captured factor changes every iteration, by g.update (cuGraphExecUpdate of the
+//    executable graph) and by capturing a new graph (pacxx::capture, cuGraphInstantiate),
+//    each followed by one replay; change_us is one change and replay, in microseconds.
 // Results are checked against a host reference before timing.
+// The first-run (JIT) costs are measured by benchmarks/cold_start.sh on whole programs.
 #include <pacxx/pacxx.hpp>
 
 #include <benchmark/benchmark.h>
@@ -140,6 +145,54 @@ void axpy_cuda_graph(benchmark::State &state) {
   per_launch(state, launches);
 }
 
+// ---- changing a graph ------------------------------------------------------------
+
+// k transforms y = f * x + y with the factor f captured by value.
+void scaled_axpys(data &d, int k, float f) {
+  for (int i = 0; i < k; ++i)
+    gpu::transform(view::zip(d.x, d.y), d.y, axpy_op{f});
+}
+
+template <class Change> void run_change(benchmark::State &state, Change change) {
+  const int k = static_cast<int>(state.range(0));
+  data &d = vectors();
+  reset(d);
+  const pacxx::queue &q = pacxx::queue::default_queue();
+  pacxx::graph g = pacxx::capture(q, [&] { scaled_axpys(d, k, a); });
+  // Two changes, a then 2a: y = k * a + k * 2a.
+  change(q, g, d, k, a);
+  change(q, g, d, k, 2 * a);
+  pacxx::synchronize();
+  const std::vector<float> y = gpu::copy(d.y);
+  for (float v : y)
+    if (v != 3 * k * a) {
+      state.SkipWithError("wrong result");
+      return;
+    }
+  float f = a;
+  for (auto _ : state) {
+    change(q, g, d, k, f);
+    f = f == a ? 2 * a : a;
+  }
+  pacxx::synchronize();
+  state.counters["change_us"] = benchmark::Counter(
+      1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void graph_update(benchmark::State &state) {
+  run_change(state, [](const pacxx::queue &q, pacxx::graph &g, data &d, int k, float f) {
+    g.update(q, [&] { scaled_axpys(d, k, f); });
+    g.launch(q);
+  });
+}
+
+void graph_recapture(benchmark::State &state) {
+  run_change(state, [](const pacxx::queue &q, pacxx::graph &g, data &d, int k, float f) {
+    g = pacxx::capture(q, [&] { scaled_axpys(d, k, f); });
+    g.launch(q);
+  });
+}
+
 // ---- fixed point ------------------------------------------------------------------
 
 struct loop_data : data {
@@ -224,6 +277,8 @@ BENCHMARK(axpy_pacxx_kernel)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(axpy_pacxx_graph)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(axpy_cuda_launch)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(axpy_cuda_graph)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(graph_update)->Arg(2)->Arg(16)->Arg(128)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(graph_recapture)->Arg(2)->Arg(16)->Arg(128)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(fixed_point_iterate_graph)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(fixed_point_iterate_callable)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(fixed_point_host_loop)->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -84,6 +84,11 @@ configuration read_configuration(const env_lookup &lookup) {
       c.cache_max_mb =
           parse_megabytes("PACXX_CACHE_MAX_MB", v, std::numeric_limits<std::uint64_t>::max() >> 20);
     });
+  if (std::string v = get("PACXX_PREFETCH"); !v.empty())
+    attempt(
+        [&] { c.prefetch_threads = parse_count("PACXX_PREFETCH", v, 0, c.max_prefetch_threads); });
+  if (std::string v = get("PACXX_PREFILL"); !v.empty())
+    attempt([&] { c.prefill = parse_switch("PACXX_PREFILL", v); });
   if (std::string v = get("PACXX_KERNEL_VARIANTS"); !v.empty())
     attempt([&] {
       c.kernel_variants = parse_count("PACXX_KERNEL_VARIANTS", v, 1, c.max_kernel_variants);

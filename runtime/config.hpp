@@ -15,6 +15,8 @@
 //   megabytes (PACXX_POOL_MB, PACXX_CACHE_MAX_MB)      decimal digits, 0 included,
 //       at most what fits in bytes (size_t / uint64_t); no sign, unit or spaces
 //   counts (PACXX_KERNEL_VARIANTS)                     decimal digits, from 1 to 1000000
+//   PACXX_PREFETCH      threads, decimal digits from 0 to 1024 (0: off)
+//   PACXX_PREFILL       a switch
 //   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
 //   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
 #pragma once
@@ -45,6 +47,15 @@ struct configuration {
   // PACXX_KERNEL_VARIANTS: the most variants (sets of staged values) of one kernel kept
   // loaded in memory per device; past it the one used longest ago is unloaded.
   std::size_t kernel_variants = default_kernel_variants;
+  // PACXX_PREFETCH=N: at the program's first kernel compilation, every kernel without
+  // staged values is compiled (or loaded from the disk cache) on N threads, as
+  // pacxx::prefetch(N) does; 0 (the default): each kernel when first launched.
+  std::size_t prefetch_threads = 0;
+  // PACXX_PREFILL=1: at the first kernel compilation, prefetch into the disk cache
+  // (on PACXX_PREFETCH threads, else one per core), print what was done and end the
+  // process (exit status 0, or 1 if a kernel failed to compile).
+  bool prefill = false;
+  static constexpr std::size_t max_prefetch_threads = 1024;
   static constexpr std::size_t default_kernel_variants = 256, max_kernel_variants = 1000000;
 };
 

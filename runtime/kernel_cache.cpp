@@ -8,8 +8,13 @@
 
 #include "pacxx/error.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace pacxx {
 namespace rt {
@@ -153,13 +158,125 @@ kernel_cache::kernel_for(const void *entry, device &dev, const std::vector<std::
   evicted.reset();
   from = origin::memory;
   // Threads asking for the same new kernel wait for one compilation.
-  if (!ck->ready.load(std::memory_order_acquire))
+  if (!ck->ready.load(std::memory_order_acquire)) {
+    if ((prefetch_threads_ || prefill_) && !prefetched_.load(std::memory_order_relaxed))
+      prefetch_on_first_miss(dev);
     load(*ck, entry, dev, staged, args_size, args_align, from, note);
+  }
   if (made_room)
     note += std::string(note.empty() ? "" : "; ") +
             "the variant of this kernel used longest ago was unloaded (at most " +
             std::to_string(max_variants_) + ", PACXX_KERNEL_VARIANTS)";
   return ck;
+}
+
+kernel_cache::prefetch_report kernel_cache::prefetch(device &dev, std::size_t threads) {
+  // The workers' own misses must not start PACXX_PREFETCH's prefetch again.
+  prefetched_.store(true);
+  if (prefill_) {
+    if (!disk_.enabled())
+      throw error("pacxx: PACXX_PREFILL=1 fills the disk cache, which is off (" + disk_.describe() +
+                  ")");
+    end_prefill(dev, prefetch_all(dev, threads));
+  }
+  return prefetch_all(dev, threads);
+}
+
+kernel_cache::prefetch_report kernel_cache::prefetch_all(device &dev, std::size_t threads) {
+  struct task {
+    const void *entry;
+    jit::kernel_info info;
+  };
+  std::vector<task> tasks;
+  {
+    // The argument layout of each kernel, from its module's metadata (one parse per
+    // module; the disk cache checks its entries against it).
+    registry &reg = registry::get();
+    std::map<std::size_t, std::map<std::string, jit::kernel_info>> layouts;
+    for (const auto &k : reg.kernels()) {
+      if (staging_ && !k.second->stages.empty())
+        continue; // its variants depend on launches' values
+      auto m = layouts.find(k.second->module);
+      if (m == layouts.end()) {
+        m = layouts.emplace(k.second->module, std::map<std::string, jit::kernel_info>()).first;
+        for (jit::kernel_info &i : reg.program().kernels(k.second->module))
+          m->second.emplace(i.entry, std::move(i));
+      }
+      auto i = m->second.find(k.second->entry);
+      if (i != m->second.end())
+        tasks.push_back({k.first, i->second});
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  prefetch_report report;
+  report.kernels = tasks.size();
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, tasks.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex report_mutex;
+  const std::vector<std::uint64_t> none;
+  auto work = [&] {
+    for (std::size_t t; (t = next.fetch_add(1)) < tasks.size();) {
+      origin from = origin::memory;
+      std::string note, failure;
+      try {
+        kernel_for(tasks[t].entry, dev, staging_ ? &none : nullptr, tasks[t].info.args_size,
+                   tasks[t].info.args_align, from, note);
+      } catch (const std::exception &e) {
+        failure = e.what();
+      }
+      std::lock_guard<std::mutex> lock(report_mutex);
+      if (!failure.empty()) {
+        // Not an error here: a kernel the program never launches may not compile
+        // (the launch that needs one reports it).
+        if (report.failed++ == 0)
+          report.first_failure = failure;
+      } else if (from == origin::jit) {
+        report.compiled++;
+      } else if (from == origin::disk) {
+        report.from_disk++;
+      } else {
+        report.in_memory++;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  try {
+    for (std::size_t i = 1; i < threads; ++i)
+      pool.emplace_back(work);
+  } catch (const std::system_error &) { // fewer threads than asked: the others do it
+  }
+  work();
+  for (std::thread &t : pool)
+    t.join();
+  if (trace_)
+    std::fprintf(stderr,
+                 "pacxx: prefetch of %zu kernels without staged values on %zu threads in %.3f "
+                 "ms: %zu compiled, %zu from disk cache, %zu loaded already, %zu failed\n",
+                 report.kernels, pool.size() + 1, ms_since(t0), report.compiled, report.from_disk,
+                 report.in_memory, report.failed);
+  return report;
+}
+
+void kernel_cache::prefetch_on_first_miss(device &dev) {
+  if (prefetched_.exchange(true))
+    return; // another thread's miss started it (its kernels are compiled once anyway)
+  prefetch(dev, prefetch_threads_);
+}
+
+void kernel_cache::end_prefill(device &dev, const prefetch_report &r) {
+  std::fprintf(stderr,
+               "pacxx: PACXX_PREFILL: %zu kernels without staged values for %s: %zu compiled "
+               "and stored, %zu already in the disk cache, %zu failed%s%s\n  (%s)\n",
+               r.kernels, dev.name().c_str(), r.compiled, r.from_disk, r.failed,
+               r.failed ? "; the first: " : "", r.first_failure.c_str(), disk_.describe().c_str());
+  std::fflush(stderr);
+  // Ends here, at the program's first compilation or its pacxx::prefetch call: the run
+  // was for the cache. _exit, as this may be inside a launch of any thread (no
+  // destructors, no atexit); a store of another thread cut short leaves a temporary
+  // file, never a partial entry (disk_cache stores by rename).
+  _exit(r.failed ? 1 : 0);
 }
 
 } // namespace rt

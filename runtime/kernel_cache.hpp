@@ -52,7 +52,8 @@ public:
   // stats: counts compilations, disk hits, evictions and the variants loaded.
   kernel_cache(const configuration &c, counters &stats)
       : stats_(stats), max_variants_(c.kernel_variants), disk_(disk_cache::from_configuration(c)),
-        dump_dir_(c.dump_dir) {}
+        dump_dir_(c.dump_dir), trace_(c.trace), staging_(c.staging),
+        prefetch_threads_(c.prefetch_threads), prefill_(c.prefill) {}
 
   // The variant for this launch: memory, else disk, else JIT (then stored on disk).
   // staged: null when staging is off. args_size/args_align: the launch's; a disk entry
@@ -63,6 +64,20 @@ public:
                                             const std::vector<std::uint64_t> *staged,
                                             std::size_t args_size, std::size_t args_align,
                                             origin &from, std::string &note);
+
+  // What prefetch did: kernels made ready, by where they came from, and those whose
+  // compilation failed (their launches will report it).
+  struct prefetch_report {
+    std::size_t kernels = 0, in_memory = 0, from_disk = 0, compiled = 0, failed = 0;
+    std::string first_failure;
+  };
+  // Makes every registered kernel without staged values (with staging off: every
+  // kernel) ready on dev, on `threads` threads (0: one per core): loaded from the disk
+  // cache or JIT-compiled (and stored there). Each compilation has its own LLVMContext
+  // (jit::compile); the cache's lock and each variant's once_flag make the threads'
+  // work and concurrent launches' meet once per variant.
+  // With PACXX_PREFILL=1 a prefetch (this one, or the first miss's) ends the process.
+  prefetch_report prefetch(device &dev, std::size_t threads);
 
   // The disk cache's line for pacxx-info.
   std::string describe_disk() const { return disk_.describe(); }
@@ -114,6 +129,16 @@ private:
   std::map<std::pair<const void *, device *>, recency> recency_;
   disk_cache disk_;
   std::string dump_dir_;
+  const bool trace_, staging_;
+  const std::size_t prefetch_threads_;
+  const bool prefill_;
+  std::atomic<bool> prefetched_{false}; // PACXX_PREFETCH / PACXX_PREFILL ran (or runs)
+
+  // At the first miss: PACXX_PREFETCH's prefetch, or PACXX_PREFILL's.
+  void prefetch_on_first_miss(device &dev);
+  prefetch_report prefetch_all(device &dev, std::size_t threads);
+  // PACXX_PREFILL's end: a summary line, then _exit.
+  [[noreturn]] void end_prefill(device &dev, const prefetch_report &r);
 
   void load(cached_kernel &c, const void *entry, device &dev,
             const std::vector<std::uint64_t> *staged, std::size_t args_size, std::size_t args_align,

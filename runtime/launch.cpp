@@ -52,6 +52,20 @@ void launcher::check_limits(const launch_limits &l, const std::string &kernel,
                 std::to_string(max) + ", the most " + id + " can index");
 }
 
+const char *graph_command::what() const {
+  switch (kind) {
+  case kernel:
+    return "a kernel launch";
+  case copy:
+    return "a copy on the device";
+  case fill:
+    return "a fill of device memory";
+  case upload:
+    return "a copy to the device";
+  }
+  return "?";
+}
+
 void graph_command::issue(device &dev, void *queue) const {
   switch (kind) {
   case kernel:

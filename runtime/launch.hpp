@@ -38,6 +38,8 @@ struct graph_command {
   std::size_t bytes = 0;
   unsigned char byte = 0; // fill
 
+  // What pacxx::graph::update compares: the operation and, for a kernel, which one.
+  const char *what() const;
   // Enqueues the operation on `queue` (a native queue) of dev.
   void issue(device &dev, void *queue) const;
 };

@@ -20,6 +20,15 @@ const registered_kernel *registry::find(const void *entry) {
   return it == kernels_.end() ? nullptr : &it->second;
 }
 
+std::vector<std::pair<const void *, const registered_kernel *>> registry::kernels() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<const void *, const registered_kernel *>> out;
+  out.reserve(kernels_.size());
+  for (const auto &k : kernels_)
+    out.emplace_back(k.first, &k.second);
+  return out;
+}
+
 void registry::add(const char *bitcode, std::size_t size, const abi::kernel_record *kernels,
                    std::size_t n) {
   std::size_t module = program_.add(bitcode, size);

@@ -24,6 +24,9 @@ public:
   jit::program &program() { return program_; }
   // The kernel whose host entry address is `entry`, or null.
   const registered_kernel *find(const void *entry);
+  // Every kernel registered so far: (host entry, its registration), which stays valid
+  // (registrations are never removed).
+  std::vector<std::pair<const void *, const registered_kernel *>> kernels();
   // One translation unit's module and kernels; a kernel already known (the same
   // template instantiated in several units) keeps its first registration.
   void add(const char *bitcode, std::size_t size, const abi::kernel_record *kernels, std::size_t n);

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -129,6 +130,17 @@ struct graph_object {
   std::mutex repeated_mutex;
   std::map<std::size_t, std::unique_ptr<native_graph>> repeated;
   std::string refused; // the first error of refuse_in_capture, raised by capture_end
+  // Kernels that earlier recordings launched (pacxx::graph::update replaced them): held
+  // until the graph goes, as replays still running may use them.
+  std::vector<std::shared_ptr<kernel_cache::cached_kernel>> retired;
+  // gpu::iterate_until's loop on the device (build_loop), for one (check_every, done,
+  // batches); its batch counter. `no_loop`: the device cannot (tried once).
+  std::mutex loop_mutex;
+  std::unique_ptr<native_graph> loop;
+  std::size_t loop_every = 0, loop_batches = 0;
+  const void *loop_done = nullptr;
+  void *loop_counter = nullptr;
+  bool no_loop = false;
 
   explicit graph_object(queue_object *q) : queue(q) {}
   // A copy, fill or upload.
@@ -145,6 +157,9 @@ struct graph_object {
   graph_object(const graph_object &) = delete;
   graph_object &operator=(const graph_object &) = delete;
   ~graph_object() {
+    loop.reset();
+    if (loop_counter)
+      pacxx::detail::device_free(loop_counter);
     repeated.clear();
     native.reset();
     for (auto &b : scratch)
@@ -425,6 +440,12 @@ native_handles_t native_handles() {
   h.backend = d.backend_name();
   d.native_handles(&h.device, &h.context, &h.default_queue);
   return h;
+}
+
+std::size_t prefetch(std::size_t threads) {
+  rt::runtime &r = rt::runtime::get();
+  const rt::kernel_cache::prefetch_report rep = r.kernels.prefetch(r.current(), threads);
+  return rep.kernels - rep.failed;
 }
 
 runtime_stats stats() {
@@ -817,6 +838,134 @@ void graph_launch(void *gp, void *q, std::size_t times) {
   }
 }
 
+namespace {
+// The device is idle: replays of a graph on any queue have finished.
+void wait_for_replays(rt::runtime &r) {
+  r.current().synchronize();
+  for (void *q : r.queue_natives())
+    r.current().wait_queue(q);
+}
+} // namespace
+
+void graph_update(void *gp, void *np) {
+  std::unique_ptr<rt::graph_object> n(static_cast<rt::graph_object *>(np));
+  rt::capturing = nullptr;
+  if (!n->refused.empty())
+    throw error(n->refused);
+  auto *g = static_cast<rt::graph_object *>(gp);
+  // The same operations in the same order, each kernel the same kernel: what a CUDA
+  // executable graph can take without being instantiated again (cuGraphExecUpdate), and
+  // what makes the update the same work with other parameters rather than other work.
+  const std::vector<rt::graph_command> &was = g->commands, &now = n->commands;
+  auto fail = [](const std::string &why) {
+    throw error("pacxx::graph::update: " + why +
+                "; an update may change arguments, shapes, staged values, addresses and "
+                "sizes, not the operations (capture a new graph for other work)");
+  };
+  if (was.size() != now.size())
+    fail("the new recording has " + std::to_string(now.size()) + " operations, the graph " +
+         std::to_string(was.size()));
+  for (std::size_t i = 0; i < was.size(); ++i) {
+    if (was[i].kind != now[i].kind)
+      fail("operation " + std::to_string(i) + " is " + now[i].what() + ", in the graph " +
+           was[i].what());
+    if (was[i].kind == rt::graph_command::kernel &&
+        was[i].variant->info.entry != now[i].variant->info.entry)
+      fail("operation " + std::to_string(i) + " launches kernel '" + now[i].variant->info.display +
+           "', the graph '" + was[i].variant->info.display + "'");
+  }
+  rt::runtime &r = rt::runtime::get();
+  rt::device &dev = r.current();
+  auto issue_times = [&](std::size_t times) {
+    return [&dev, &now, times](void *queue) {
+      for (std::size_t t = 0; t < times; ++t)
+        for (const rt::graph_command &c : now)
+          c.issue(dev, queue);
+    };
+  };
+  if (g->native && !dev.update_graph(*g->native, issue_times(1)))
+    g->native = dev.build_graph(issue_times(1)); // the driver refused: instantiated anew
+  {
+    std::lock_guard<std::mutex> lock(g->repeated_mutex);
+    for (auto it = g->repeated.begin(); it != g->repeated.end();)
+      if (dev.update_graph(*it->second, issue_times(it->first)))
+        ++it;
+      else
+        it = g->repeated.erase(it); // made again by the next launch with that count
+  }
+  {
+    std::lock_guard<std::mutex> lock(g->loop_mutex);
+    g->loop.reset(); // made again from the new commands by the next iterate_until
+  }
+  // The new recording's commands and memory become the graph's; the old ones go with n.
+  std::swap(g->commands, n->commands);
+  std::swap(g->device_blocks, n->device_blocks);
+  std::swap(g->host_blocks, n->host_blocks);
+  for (int k = 0; k < 3; ++k)
+    std::swap(g->scratch[k], n->scratch[k]);
+  for (const rt::graph_command &c : n->commands)
+    if (c.variant && std::find(g->retired.begin(), g->retired.end(), c.variant) == g->retired.end())
+      g->retired.push_back(c.variant);
+  // Memory of the old recording (temporaries, scratch, uploaded bytes) is freed when
+  // replays that may still run have finished; a graph of kernels only has none and
+  // does not wait.
+  bool holds = !n->device_blocks.empty() || !n->host_blocks.empty();
+  for (const auto &b : n->scratch)
+    holds = holds || b;
+  if (holds)
+    wait_for_replays(r);
+}
+
+std::size_t graph_iterate(void *gp, void *q, const void *done, std::size_t every,
+                          std::size_t batches) {
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  if (rt::capturing)
+    throw error("gpu::iterate_until: inside pacxx::capture (a loop cannot be recorded into "
+                "a graph)");
+  auto *g = static_cast<rt::graph_object *>(gp);
+  if (!g->native || every * g->commands.size() > rt::max_repeated_nodes)
+    return none;
+  rt::runtime &r = rt::runtime::get();
+  rt::device &dev = r.current();
+  std::lock_guard<std::mutex> lock(g->loop_mutex);
+  if (g->no_loop)
+    return none;
+  if (!g->loop || g->loop_every != every || g->loop_done != done || g->loop_batches != batches) {
+    g->loop.reset();
+    try {
+      if (!g->loop_counter)
+        g->loop_counter = pacxx::detail::device_allocate(sizeof(unsigned));
+      const std::vector<rt::graph_command> &commands = g->commands;
+      g->loop = dev.build_loop(
+          [&](void *queue) {
+            for (const rt::graph_command &c : commands)
+              c.issue(dev, queue);
+          },
+          every, done, g->loop_counter, batches);
+    } catch (const error &e) {
+      // The portable loop (a readback per check) does the same work.
+      if (r.config.c.trace)
+        std::fprintf(stderr, "pacxx: gpu::iterate_until tests done with a readback per check: %s\n",
+                     e.what());
+    }
+    if (!g->loop) {
+      g->no_loop = true;
+      return none;
+    }
+    g->loop_every = every;
+    g->loop_done = done;
+    g->loop_batches = batches;
+  }
+  void *native = r.order(static_cast<rt::queue_object *>(q));
+  dev.fill_on_device(g->loop_counter, 0, sizeof(unsigned), native);
+  g->loop->launch(native);
+  unsigned ran = 0;
+  dev.copy_to_host(&ran, g->loop_counter, sizeof ran, native, false);
+  r.stats.to_host += sizeof ran;
+  r.stats.launches += g->kernels * every * ran;
+  return ran;
+}
+
 std::size_t graph_kernels(const void *g) noexcept {
   return static_cast<const rt::graph_object *>(g)->kernels;
 }
@@ -828,10 +977,7 @@ void graph_destroy(void *gp) noexcept {
   // Replays may still be running on any queue; the graph's memory and kernels must
   // outlive them.
   try {
-    rt::runtime &r = rt::runtime::get();
-    r.current().synchronize();
-    for (void *q : r.queue_natives())
-      r.current().wait_queue(q);
+    wait_for_replays(rt::runtime::get());
   } catch (...) {
   }
   delete g;

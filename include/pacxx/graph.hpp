@@ -35,6 +35,9 @@
 // captures within captures. f's exception (or that error) leaves no graph and frees
 // what was recorded.
 //
+// g.update(q, f) records f again and changes the graph in place to replay that (same
+// operations in the same order, other parameters), see graph::update.
+//
 // A graph may be replayed on any queue of its device (q or another: the replay is in
 // that queue's order); replays on one queue run in order. Replays of one graph on two
 // queues at once share its memory and must not overlap. Destroying a graph waits for the
@@ -53,6 +56,15 @@ namespace detail {
 void *capture_begin(void *q);
 void *capture_end(void *graph, bool keep);
 void graph_launch(void *graph, void *q, std::size_t times);
+// Makes `graph` replay what `recording` (capture_begin's, its work recorded) holds, which
+// must be the same operations; takes `recording` over.
+void graph_update(void *graph, void *recording);
+// gpu::iterate_until's loop on the device: at most `batches` batches of `every` replays,
+// each batch followed by the test of the int at `done` (zero: stop), without the host.
+// Returns the batches run, or size_t(-1) where the device cannot (CUDA before 12.3, no
+// libcudadevrt.a, OpenCL): the caller then tests with a readback per batch.
+std::size_t graph_iterate(void *graph, void *q, const void *done, std::size_t every,
+                          std::size_t batches);
 std::size_t graph_kernels(const void *graph) noexcept;
 void graph_destroy(void *graph) noexcept;
 } // namespace detail
@@ -86,6 +98,40 @@ public:
     if (!g_)
       throw error("pacxx::graph::launch: the graph is empty (default-constructed or moved from)");
     detail::graph_launch(g_, q.get(), times);
+  }
+  /// Records what f() issues on q again (as pacxx::capture does) and makes the graph
+  /// replay that from now on, without a new graph: the way to change what is fixed at
+  /// capture (arguments, shapes, staged values, uploaded bytes, addresses and sizes)
+  /// between replays. The new recording must have the same operations in the same
+  /// order (each kernel launch the same kernel); otherwise the update is a
+  /// pacxx::error that names the first difference and the graph is unchanged. On CUDA
+  /// the executable graph is updated in place (cuGraphExecUpdate; a driver that cannot
+  /// gets a new instantiation); on OpenCL the prepared launch list is replaced.
+  /// Replays already launched run the old work. The old recording's memory (temporaries,
+  /// scratch, uploaded bytes) is freed after the device's work has finished, so an
+  /// update of a graph holding such memory waits for the device; one of kernels, copies
+  /// and fills only does not wait. Not concurrently with launches of this graph.
+  template <class F> void update(const queue &q, F &&f) {
+    if (!g_)
+      throw error("pacxx::graph::update: the graph is empty (default-constructed or moved from)");
+    void *n = detail::capture_begin(q.get());
+    try {
+      queue_scope on(q);
+      std::forward<F>(f)();
+    } catch (...) {
+      detail::capture_end(n, false);
+      throw;
+    }
+    detail::graph_update(g_, n);
+  }
+  /// gpu::iterate_until's device loop (detail::graph_iterate): batches of `every`
+  /// replays on q until the int at `done` is zero, at most `batches` of them; returns
+  /// the batches run, or size_t(-1) where the device cannot test on the device.
+  std::size_t iterate_on_device(const queue &q, const int *done, std::size_t every,
+                                std::size_t batches) const {
+    if (!g_)
+      throw error("gpu::iterate_until: the graph is empty (default-constructed or moved from)");
+    return detail::graph_iterate(g_, q.get(), done, every, batches);
   }
   // The kernel launches in one replay (what runtime_stats::kernel_launches grows by).
   std::size_t kernel_launches() const noexcept { return g_ ? detail::graph_kernels(g_) : 0; }

@@ -36,6 +36,16 @@ void synchronize();
 // 4.69 ms with them given back first (4.71-4.87 in a process that sorted 2^27 alone).
 void release_cached_memory();
 
+/// Makes every kernel of the program that has no staged values (pacxx::stage; with
+/// PACXX_STAGING=0 every kernel) ready on the current device ahead of its first launch:
+/// loaded from the disk cache, or JIT-compiled on `threads` threads at once (0: one per
+/// core) and stored there. A program with hundreds of kernels otherwise compiles them
+/// one at a time, each at its first launch. Kernels that fail to compile are left for
+/// their launch to report. Returns the kernels made ready. PACXX_PREFETCH=N does this
+/// at the program's first kernel compilation; PACXX_PREFILL=1 does it and ends the
+/// process, to fill the disk cache ahead of a first run (docs/graphs.md).
+std::size_t prefetch(std::size_t threads = 0);
+
 // What the runtime did since start (or the last reset_stats()).
 struct runtime_stats {
   std::size_t kernel_launches = 0;

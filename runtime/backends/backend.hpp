@@ -175,6 +175,26 @@ public:
     (void)issue;
     return nullptr;
   }
+  // Changes `graph` (from build_graph) in place to what `issue` enqueues, which has the
+  // same operations in the same order with other parameters (pacxx::graph::update);
+  // false where the driver cannot (then the caller builds a new graph).
+  virtual bool update_graph(native_graph &graph, const std::function<void(void *)> &issue) {
+    (void)graph;
+    (void)issue;
+    return false;
+  }
+
+  // gpu::iterate_until on the device: a graph that runs batches of `every` runs of
+  // `issue`'s work, and after each batch adds one to the unsigned at `batches_run`
+  // (device memory, which the caller zeroes before each launch) and goes on while the
+  // int at `done` is not zero and fewer than `batches` batches ran. Null where the
+  // backend has no such graphs; a pacxx::error saying why where this device cannot.
+  virtual std::unique_ptr<native_graph> build_loop(const std::function<void(void *)> &issue,
+                                                   std::size_t every, const void *done,
+                                                   void *batches_run, std::size_t batches) {
+    (void)issue, (void)every, (void)done, (void)batches_run, (void)batches;
+    return nullptr;
+  }
 
 protected:
   [[noreturn]] void throw_unsupported(const char *what) const {

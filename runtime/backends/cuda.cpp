@@ -7,11 +7,13 @@
 #include "support/envelope.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,6 +48,95 @@ struct CUgraph_st;
 struct CUgraphExec_st;
 using CUgraph = CUgraph_st *;
 using CUgraphExec = CUgraphExec_st *;
+struct CUgraphNode_st;
+using CUgraphNode = CUgraphNode_st *;
+// Conditional nodes (CUDA 12.3+), as cuda.h lays them out: CUgraphNodeParams is 256
+// bytes, its union of node parameters at offset 16.
+struct CUDA_CONDITIONAL_NODE_PARAMS {
+  unsigned long long handle; // CUgraphConditionalHandle
+  int type;                  // CUgraphConditionalNodeType
+  unsigned size;
+  CUgraph *phGraph_out;
+  CUcontext ctx;
+};
+struct CUgraphNodeParams {
+  int type; // CUgraphNodeType
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    CUDA_CONDITIONAL_NODE_PARAMS conditional;
+  };
+  long long reserved2;
+};
+static_assert(sizeof(CUgraphNodeParams) == 256, "CUgraphNodeParams as in cuda.h");
+constexpr int CU_GRAPH_NODE_TYPE_CONDITIONAL = 13;
+constexpr int CU_GRAPH_COND_TYPE_WHILE = 1;
+constexpr unsigned CU_GRAPH_COND_ASSIGN_DEFAULT = 1;
+constexpr int CU_JIT_INPUT_LIBRARY = 4;
+// gpu::iterate_until's test on the device (build_loop): counts a batch and sets the
+// conditional node's value to done[0] != 0 && batches_run < batches. nvcc 13.0's PTX of
+//   __global__ void pacxx_loop_test(cudaGraphConditionalHandle h, const int *done,
+//                                   unsigned *batches_run, unsigned batches) {
+//     const unsigned c = batches_run[0] + 1;
+//     batches_run[0] = c;
+//     cudaGraphSetConditional(h, done[0] != 0 && c < batches ? 1u : 0u);
+//   }
+// (-arch=compute_75 -rdc=true), at PTX ISA 8.3 (CUDA 12.3, the first with conditional
+// nodes). Checked offline: ptxas -arch=sm_90 -c, then nvlink with -lcudadevrt.
+constexpr const char *loop_test_ptx = R"(.version 8.3
+.target sm_75
+.address_size 64
+.extern .func cudaGraphSetConditional
+(
+	.param .b64 cudaGraphSetConditional_param_0,
+	.param .b32 cudaGraphSetConditional_param_1
+)
+;
+.visible .entry pacxx_loop_test(
+	.param .u64 pacxx_loop_test_param_0,
+	.param .u64 pacxx_loop_test_param_1,
+	.param .u64 pacxx_loop_test_param_2,
+	.param .u32 pacxx_loop_test_param_3
+)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<6>;
+	ld.param.u64 	%rd1, [pacxx_loop_test_param_0];
+	ld.param.u64 	%rd2, [pacxx_loop_test_param_1];
+	ld.param.u64 	%rd3, [pacxx_loop_test_param_2];
+	ld.param.u32 	%r1, [pacxx_loop_test_param_3];
+	cvta.to.global.u64 	%rd4, %rd2;
+	cvta.to.global.u64 	%rd5, %rd3;
+	ld.global.u32 	%r2, [%rd5];
+	add.s32 	%r3, %r2, 1;
+	st.global.u32 	[%rd5], %r3;
+	ld.global.u32 	%r4, [%rd4];
+	setp.ne.s32 	%p1, %r4, 0;
+	setp.lt.u32 	%p2, %r3, %r1;
+	and.pred  	%p3, %p2, %p1;
+	selp.u32 	%r5, 1, 0, %p3;
+	{
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd1;
+	.param .b32 param1;
+	st.param.b32 	[param1+0], %r5;
+	call.uni
+	cudaGraphSetConditional,
+	(
+	param0,
+	param1
+	);
+	}
+	ret;
+}
+)";
+
+// cuGraphExecUpdate_v2's report (CUDA 12.0+), as cuda.h lays it out.
+struct CUgraphExecUpdateResultInfo {
+  int result;
+  CUgraphNode errorNode, errorFromNode;
+};
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
@@ -134,6 +225,19 @@ struct api {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+  // Optional (CUDA 12.0+): pacxx::graph::update changes an instantiated graph in place.
+  CUresult (*cuGraphExecUpdate)(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
+  // Optional (CUDA 12.3+): gpu::iterate_until's test on the device (build_loop).
+  CUresult (*cuGraphCreate)(CUgraph *, unsigned);
+  CUresult (*cuGraphConditionalHandleCreate)(unsigned long long *, CUgraph, CUcontext, unsigned,
+                                             unsigned);
+  CUresult (*cuGraphAddNode)(CUgraphNode *, CUgraph, const CUgraphNode *, std::size_t,
+                             CUgraphNodeParams *);
+  CUresult (*cuGraphAddNode_v2)(CUgraphNode *, CUgraph, const CUgraphNode *, const void *,
+                                std::size_t, CUgraphNodeParams *);
+  CUresult (*cuStreamBeginCaptureToGraph)(CUstream, CUgraph, const CUgraphNode *, const void *,
+                                          std::size_t, int);
+  CUresult (*cuLinkAddFile_v2)(CUlinkState, int, const char *, unsigned, int *, void **);
 };
 
 // Names of the codes that cuInit can return where cuGetErrorName itself fails
@@ -266,6 +370,13 @@ const loaded_api &load_api() {
     optional(cu.cuGraphLaunch, "cuGraphLaunch");
     optional(cu.cuGraphExecDestroy, "cuGraphExecDestroy");
     optional(cu.cuGraphDestroy, "cuGraphDestroy");
+    optional(cu.cuGraphExecUpdate, "cuGraphExecUpdate_v2");
+    optional(cu.cuGraphCreate, "cuGraphCreate");
+    optional(cu.cuGraphConditionalHandleCreate, "cuGraphConditionalHandleCreate");
+    optional(cu.cuGraphAddNode, "cuGraphAddNode");
+    optional(cu.cuGraphAddNode_v2, "cuGraphAddNode_v2");
+    optional(cu.cuStreamBeginCaptureToGraph, "cuStreamBeginCaptureToGraph");
+    optional(cu.cuLinkAddFile_v2, "cuLinkAddFile_v2");
 
     if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
       l.why = "cuda: cuInit: " + describe(cu, r);
@@ -351,6 +462,15 @@ public:
     ctx_->make_current();
     check(ctx_->cu(), ctx_->cu().cuGraphLaunch(exec_, static_cast<CUstream>(queue)),
           "cuGraphLaunch");
+  }
+  // Whether the driver took g's parameters into this executable graph (same topology;
+  // launches already made are not changed). False leaves the caller to instantiate anew.
+  bool update_from(CUgraph g) {
+    const api &cu = ctx_->cu();
+    if (!cu.cuGraphExecUpdate)
+      return false;
+    CUgraphExecUpdateResultInfo info{};
+    return cu.cuGraphExecUpdate(exec_, g, &info) == CUDA_SUCCESS;
   }
 
 private:
@@ -677,9 +797,198 @@ public:
   // copy calls as direct execution, so a graph runs exactly what a direct run would),
   // then instantiated once; the CUgraph itself is not needed after that.
   std::unique_ptr<native_graph> build_graph(const std::function<void(void *)> &issue) override {
-    if (!cu_.cuStreamBeginCapture || !cu_.cuStreamEndCapture || !cu_.cuGraphInstantiateWithFlags ||
-        !cu_.cuGraphLaunch || !cu_.cuGraphExecDestroy || !cu_.cuGraphDestroy)
+    if (!has_graphs())
       return nullptr;
+    CUgraph g = capture(issue);
+    CUgraphExec exec = nullptr;
+    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, g, 0);
+    cu_.cuGraphDestroy(g);
+    check(cu_, r, "cuGraphInstantiateWithFlags");
+    return std::make_unique<cuda_graph>(ctx_, exec);
+  }
+
+  // Captured again and handed to cuGraphExecUpdate: the kernel nodes' functions,
+  // arguments and shapes and the copies' and fills' addresses and sizes may change,
+  // the nodes and their order may not (the runtime has checked that already).
+  bool update_graph(native_graph &graph, const std::function<void(void *)> &issue) override {
+    if (!has_graphs() || !cu_.cuGraphExecUpdate)
+      return false;
+    CUgraph g = capture(issue);
+    const bool updated = static_cast<cuda_graph &>(graph).update_from(g);
+    cu_.cuGraphDestroy(g);
+    return updated;
+  }
+
+  // A CUDA graph of one conditional WHILE node (CUDA 12.3+) whose body is `every` runs
+  // of `issue`'s work and then the test kernel (loop_test_ptx): it counts the batch in
+  // *batches_run and sets the node's condition to done[0] != 0 && batches_run <
+  // batches, so the loop runs on the device without a host round trip per test. The
+  // condition is set by cudaGraphSetConditional, which is in the toolkit's device
+  // runtime library (libcudadevrt.a): the test kernel is linked with it by the
+  // driver's linker. Throws pacxx::error saying why where that cannot be done.
+  std::unique_ptr<native_graph> build_loop(const std::function<void(void *)> &issue,
+                                           std::size_t every, const void *done, void *batches_run,
+                                           std::size_t batches) override {
+    if (!has_graphs() || !cu_.cuGraphCreate || !cu_.cuGraphConditionalHandleCreate ||
+        !(cu_.cuGraphAddNode || cu_.cuGraphAddNode_v2) || !cu_.cuStreamBeginCaptureToGraph)
+      throw error("cuda: the driver has no conditional graph nodes (CUDA 12.3+)");
+    if (batches >= UINT_MAX)
+      throw error("cuda: too many batches for the device loop");
+    CUfunction test = loop_test();
+    ctx_->make_current();
+    CUgraph g = nullptr;
+    check(cu_, cu_.cuGraphCreate(&g, 0), "cuGraphCreate");
+    struct graph_guard {
+      const api &cu;
+      CUgraph g;
+      ~graph_guard() { cu.cuGraphDestroy(g); }
+    } owner{cu_, g};
+    unsigned long long handle = 0;
+    check(cu_,
+          cu_.cuGraphConditionalHandleCreate(&handle, g, ctx_->handle(), 1,
+                                             CU_GRAPH_COND_ASSIGN_DEFAULT),
+          "cuGraphConditionalHandleCreate");
+    CUgraphNodeParams params{};
+    params.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    params.conditional.handle = handle;
+    params.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    params.conditional.size = 1;
+    params.conditional.ctx = ctx_->handle();
+    CUgraphNode node = nullptr;
+    check(cu_,
+          cu_.cuGraphAddNode_v2 ? cu_.cuGraphAddNode_v2(&node, g, nullptr, nullptr, 0, &params)
+                                : cu_.cuGraphAddNode(&node, g, nullptr, 0, &params),
+          "cuGraphAddNode (conditional)");
+    if (!params.conditional.phGraph_out || !params.conditional.phGraph_out[0])
+      throw error("cuda: cuGraphAddNode gave the conditional node no body graph");
+    CUgraph body = params.conditional.phGraph_out[0]; // owned by the node
+    CUstream s = nullptr;
+    check(cu_, cu_.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    struct stream_guard {
+      const api &cu;
+      CUstream s;
+      ~stream_guard() { cu.cuStreamDestroy_v2(s); }
+    } stream_owner{cu_, s};
+    check(cu_,
+          cu_.cuStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0,
+                                          CU_STREAM_CAPTURE_MODE_RELAXED),
+          "cuStreamBeginCaptureToGraph");
+    CUgraph captured = nullptr;
+    try {
+      for (std::size_t i = 0; i < every; ++i)
+        issue(s);
+      CUdeviceptr done_ptr = reinterpret_cast<CUdeviceptr>(done),
+                  run_ptr = reinterpret_cast<CUdeviceptr>(batches_run);
+      unsigned most = static_cast<unsigned>(batches);
+      void *args[] = {&handle, &done_ptr, &run_ptr, &most};
+      check(cu_, cu_.cuLaunchKernel(test, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr),
+            "cuLaunchKernel (iterate_until's test)");
+    } catch (...) {
+      cu_.cuStreamEndCapture(s, &captured);
+      throw;
+    }
+    check(cu_, cu_.cuStreamEndCapture(s, &captured), "cuStreamEndCapture");
+    CUgraphExec exec = nullptr;
+    check(cu_, cu_.cuGraphInstantiateWithFlags(&exec, g, 0), "cuGraphInstantiateWithFlags");
+    return std::make_unique<cuda_graph>(ctx_, exec);
+  }
+
+private:
+  static CUstream stream(void *queue) { return static_cast<CUstream>(queue); }
+
+  // iterate_until's test kernel: loaded once per device (linked with libcudadevrt.a).
+  std::once_flag loop_test_once_;
+  CUmodule loop_test_module_ = nullptr;
+  CUfunction loop_test_ = nullptr;
+  std::string loop_test_why_;
+
+  CUfunction loop_test() {
+    std::call_once(loop_test_once_, [this] {
+      try {
+        load_loop_test();
+      } catch (const error &e) {
+        loop_test_why_ = e.what();
+      }
+    });
+    if (!loop_test_)
+      throw error(loop_test_why_);
+    return loop_test_;
+  }
+
+  // The toolkit's device runtime library, where the run-time machine has one:
+  // $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then Debian's nvidia-cuda-toolkit.
+  static std::string find_cudadevrt(std::string &tried) {
+    std::vector<std::string> dirs;
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+      if (const char *v = std::getenv(var); v && *v)
+        dirs.push_back(std::string(v) + "/lib64");
+    dirs.push_back("/usr/local/cuda/lib64");
+    dirs.push_back("/usr/lib/x86_64-linux-gnu");
+    for (const std::string &d : dirs) {
+      const std::string path = d + "/libcudadevrt.a";
+      tried += (tried.empty() ? "" : ", ") + path;
+      if (::access(path.c_str(), R_OK) == 0)
+        return path;
+    }
+    return std::string();
+  }
+
+  void load_loop_test() {
+    if (!cu_.cuLinkAddFile_v2)
+      throw error("cuda: the driver has no cuLinkAddFile_v2");
+    std::string tried;
+    const std::string devrt = find_cudadevrt(tried);
+    if (devrt.empty())
+      throw error("cuda: no libcudadevrt.a (the CUDA toolkit's device runtime, which has "
+                  "cudaGraphSetConditional) among " +
+                  tried);
+    ctx_->make_current();
+    char error_log[8192] = {};
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {error_log, reinterpret_cast<void *>(std::uintptr_t{sizeof error_log - 1})};
+    auto fail = [&](const char *call, CUresult r) {
+      return error(std::string("cuda: ") + call + " failed linking iterate_until's test with " +
+                   devrt + ": " + describe(cu_, r) + (error_log[0] ? "\n" : "") + error_log);
+    };
+    std::lock_guard<std::mutex> lock(load_mutex_);
+    CUlinkState state = nullptr;
+    if (CUresult r = cu_.cuLinkCreate_v2(2, options, values, &state); r != CUDA_SUCCESS)
+      throw fail("cuLinkCreate_v2", r);
+    struct destroy {
+      const api &cu;
+      CUlinkState s;
+      ~destroy() { cu.cuLinkDestroy(s); }
+    } guard{cu_, state};
+    std::string ptx = loop_test_ptx;
+    if (CUresult r = cu_.cuLinkAddData_v2(state, CU_JIT_INPUT_PTX, &ptx[0], ptx.size() + 1,
+                                          "pacxx_loop_test.ptx", 0, nullptr, nullptr);
+        r != CUDA_SUCCESS)
+      throw fail("cuLinkAddData_v2", r);
+    if (CUresult r =
+            cu_.cuLinkAddFile_v2(state, CU_JIT_INPUT_LIBRARY, devrt.c_str(), 0, nullptr, nullptr);
+        r != CUDA_SUCCESS)
+      throw fail("cuLinkAddFile_v2", r);
+    void *cubin = nullptr;
+    std::size_t size = 0;
+    if (CUresult r = cu_.cuLinkComplete(state, &cubin, &size); r != CUDA_SUCCESS)
+      throw fail("cuLinkComplete", r);
+    if (CUresult r = cu_.cuModuleLoadDataEx(&loop_test_module_, cubin, 0, nullptr, nullptr);
+        r != CUDA_SUCCESS)
+      throw fail("cuModuleLoadDataEx", r);
+    if (CUresult r = cu_.cuModuleGetFunction(&loop_test_, loop_test_module_, "pacxx_loop_test");
+        r != CUDA_SUCCESS) {
+      loop_test_ = nullptr;
+      throw fail("cuModuleGetFunction", r);
+    }
+  }
+
+  bool has_graphs() const {
+    return cu_.cuStreamBeginCapture && cu_.cuStreamEndCapture && cu_.cuGraphInstantiateWithFlags &&
+           cu_.cuGraphLaunch && cu_.cuGraphExecDestroy && cu_.cuGraphDestroy;
+  }
+
+  // What `issue` enqueues, recorded as a CUgraph (owned by the caller).
+  CUgraph capture(const std::function<void(void *)> &issue) {
     ctx_->make_current();
     CUstream s = nullptr;
     check(cu_, cu_.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
@@ -699,15 +1008,8 @@ public:
       throw;
     }
     check(cu_, cu_.cuStreamEndCapture(s, &g), "cuStreamEndCapture");
-    CUgraphExec exec = nullptr;
-    CUresult r = cu_.cuGraphInstantiateWithFlags(&exec, g, 0);
-    cu_.cuGraphDestroy(g);
-    check(cu_, r, "cuGraphInstantiateWithFlags");
-    return std::make_unique<cuda_graph>(ctx_, exec);
+    return g;
   }
-
-private:
-  static CUstream stream(void *queue) { return static_cast<CUstream>(queue); }
 
   // image: NUL-terminated PTX or a cubin; what: "" or " (cubin)" for messages.
   std::unique_ptr<loaded_kernel> load_image(const void *image, const std::string &kernel_name,
@@ -780,9 +1082,12 @@ private:
 
 public:
   ~cuda_device() override {
-    if (ctx_->try_make_current())
+    if (ctx_->try_make_current()) {
       for (CUevent e : free_events_)
         cu_.cuEventDestroy_v2(e);
+      if (loop_test_module_)
+        cu_.cuModuleUnload(loop_test_module_);
+    }
   }
 };
 

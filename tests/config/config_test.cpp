@@ -70,6 +70,19 @@ TEST(Config, KernelVariantsIsACountFromOne) {
                   " is not a count; use a decimal integer from 1 to 1000000");
 }
 
+TEST(Config, PrefetchThreadsAndPrefill) {
+  EXPECT_EQ(read({}).prefetch_threads, 0u);
+  EXPECT_FALSE(read({}).prefill);
+  EXPECT_EQ(read({{"PACXX_PREFETCH", "0"}}).prefetch_threads, 0u);
+  EXPECT_EQ(read({{"PACXX_PREFETCH", "8"}}).prefetch_threads, 8u);
+  EXPECT_TRUE(read({{"PACXX_PREFILL", "1"}}).prefill);
+  for (const char *bad : {"-1", "all", "1025", " 2"})
+    EXPECT_EQ(error_of({{"PACXX_PREFETCH", bad}}),
+              "pacxx: PACXX_PREFETCH=" + std::string(bad) +
+                  " is not a count; use a decimal integer from 0 to 1024");
+  EXPECT_NE(error_of({{"PACXX_PREFILL", "yes"}}).find("is not a switch"), std::string::npos);
+}
+
 TEST(Config, Switches) {
   for (const char *name : {"PACXX_TRACE", "PACXX_STAGING", "PACXX_CACHE"}) {
     configuration on = read({{name, "1"}}), off = read({{name, "0"}});

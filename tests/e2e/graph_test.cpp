@@ -241,6 +241,117 @@ TEST(Graph, ReplaysOnOtherQueuesAndAfterTheCaptureQueueIsGone) {
   EXPECT_EQ(gpu::copy(d), ref);
 }
 
+TEST(GraphUpdate, ChangesArgumentsAndShapesWithoutRecapture) {
+  pacxx::queue q;
+  const std::vector<int> ha = ints(1009, 21, -30, 30), hb = ints(6007, 22, -30, 30);
+  gpu::vector<int> a = gpu::copy(ha), b = gpu::copy(hb), out(hb.size());
+  int add = 5;
+  auto body = [&](gpu::vector<int> &x) {
+    scale(x, 3, add);
+    gpu::transform(x, out, [add](int v) { return v - add; }); // x.size() of them
+  };
+  pacxx::graph g = pacxx::capture(q, [&] { body(a); });
+  g.launch(q);
+  std::vector<int> ra = ha, rb = hb, rout(hb.size());
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    ra[i] = 3 * ra[i] + 5;
+    rout[i] = ra[i] - 5;
+  }
+  EXPECT_EQ(gpu::copy(q, a), ra);
+  const std::vector<int> first = gpu::copy(q, out);
+  EXPECT_EQ(std::vector<int>(first.begin(), first.begin() + ha.size()),
+            std::vector<int>(rout.begin(), rout.begin() + ha.size()));
+
+  // Another vector of another size and other captured values: the same two kernels.
+  const pacxx::runtime_stats before = counts();
+  add = -7;
+  g.update(q, [&] { body(b); });
+  EXPECT_EQ(g.kernel_launches(), 2u);
+  EXPECT_EQ(gpu::copy(q, a), ra) << "the update ran the work";
+  g.launch(q, 2);
+  for (int r = 0; r < 2; ++r)
+    for (std::size_t i = 0; i < rb.size(); ++i) {
+      rb[i] = 3 * rb[i] - 7;
+      rout[i] = rb[i] + 7;
+    }
+  EXPECT_EQ(gpu::copy(q, b), rb);
+  EXPECT_EQ(gpu::copy(q, out), rout);
+  EXPECT_EQ(gpu::copy(q, a), ra) << "a replay after the update used the old arguments";
+  EXPECT_EQ(counts().kernel_launches - before.kernel_launches, 4u);
+}
+
+TEST(GraphUpdate, ScratchTemporariesAndUploadsOfTheNewRecording) {
+  pacxx::queue q;
+  const std::size_t n = 30011;
+  // The element types of the sort and scan above (their kernels are compiled already).
+  std::vector<std::uint32_t> h1(n), h2(n);
+  rng r(33);
+  for (std::size_t i = 0; i < n; ++i) {
+    h1[i] = static_cast<std::uint32_t>(r.integer(0, 1u << 20));
+    h2[i] = static_cast<std::uint32_t>(r.integer(0, 1u << 20));
+  }
+  gpu::vector<std::uint32_t> in1 = gpu::copy(h1), in2 = gpu::copy(h2), out(n);
+  gpu::vector<long long> shift(1);
+  std::vector<long long> host_shift(1, 1);
+  auto body = [&](gpu::vector<std::uint32_t> &in) {
+    pacxx::detail::copy_to_device(shift.data(), host_shift.data(), sizeof(long long));
+    gpu::vector<std::uint32_t> tmp(in); // a temporary, kept by the recording
+    gpu::sort(tmp);
+    gpu::inclusive_scan(tmp, out);
+  };
+  pacxx::graph g = pacxx::capture(q, [&] { body(in1); });
+  pacxx::synchronize();
+  const std::size_t in_use = pacxx::stats().device_bytes_in_use;
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<std::uint32_t> &h = round % 2 ? h2 : h1;
+    host_shift[0] = round + 10;
+    g.update(q, [&] { body(round % 2 ? in2 : in1); });
+    g.launch(q);
+    std::vector<std::uint32_t> ref = h;
+    std::sort(ref.begin(), ref.end());
+    std::partial_sum(ref.begin(), ref.end(), ref.begin());
+    EXPECT_EQ(gpu::copy(q, out), ref) << "round " << round;
+    EXPECT_EQ(gpu::copy(q, shift)[0], round + 10) << "round " << round;
+    // The old recording's memory went back: updates do not pile it up.
+    pacxx::synchronize();
+    EXPECT_EQ(pacxx::stats().device_bytes_in_use, in_use) << "round " << round;
+  }
+}
+
+TEST(GraphUpdate, OtherOperationsAreAnErrorAndLeaveTheGraph) {
+  pacxx::queue q;
+  const std::vector<int> h = ints(777, 41, -9, 9);
+  gpu::vector<int> d = gpu::copy(h), e(h.size());
+  pacxx::graph g = pacxx::capture(q, [&] { scale(d, 2, 0); });
+  const std::string more = error_of([&] {
+    g.update(q, [&] {
+      scale(d, 2, 0);
+      scale(d, 2, 0);
+    });
+  });
+  EXPECT_NE(more.find("pacxx::graph::update"), std::string::npos) << more;
+  EXPECT_NE(more.find("2 operations, the graph 1"), std::string::npos) << more;
+  const std::string other_kernel =
+      error_of([&] { g.update(q, [&] { gpu::transform(d, e, [](int x) { return x; }); }); });
+  EXPECT_NE(other_kernel.find("launches kernel"), std::string::npos) << other_kernel;
+  const std::string other_kind =
+      error_of([&] { g.update(q, [&] { pacxx::detail::copy_on_device(e.data(), d.data(), 4); }); });
+  EXPECT_NE(other_kind.find("is a copy on the device, in the graph a kernel launch"),
+            std::string::npos)
+      << other_kind;
+  const std::string readback = error_of([&] { g.update(q, [&] { (void)gpu::copy(d); }); });
+  EXPECT_NE(readback.find("cannot be captured"), std::string::npos) << readback;
+  pacxx::graph empty;
+  EXPECT_NE(error_of([&] { empty.update(q, [] {}); }).find("empty"), std::string::npos);
+  // Nothing ran and the graph still replays its first recording.
+  EXPECT_EQ(gpu::copy(q, d), h);
+  g.launch(q);
+  std::vector<int> ref = h;
+  for (int &x : ref)
+    x *= 2;
+  EXPECT_EQ(gpu::copy(q, d), ref);
+}
+
 // A body that counts its runs and moves `left` one step towards zero.
 struct countdown {
   gpu::vector<int> left, runs;
@@ -269,6 +380,30 @@ TEST(IterateUntil, GraphBodyStopsAtTheFirstCheckAfterTheFixedPoint) {
   pacxx::graph step_e = pacxx::capture(q, [&] { e.step(); });
   EXPECT_EQ(gpu::iterate_until(q, step_e, e.left, gpu::iterate_options().check_every(1)), 20u);
   EXPECT_EQ(e.run_count(), 20);
+}
+
+// On CUDA 12.3+ with the toolkit's libcudadevrt.a (the _cuda test, label gpu) a graph
+// body's loop runs on the device: one readback of the batch count and one of done,
+// however many checks. Elsewhere (PoCL) one readback of done per check.
+TEST(IterateUntil, ReadbacksOfTheTest) {
+  pacxx::queue q;
+  countdown c(50);
+  pacxx::graph step = pacxx::capture(q, [&] { c.step(); });
+  const pacxx::runtime_stats before = counts();
+  EXPECT_EQ(gpu::iterate_until(q, step, c.left, gpu::iterate_options().check_every(2)), 50u);
+  const std::size_t bytes = counts().bytes_to_host - before.bytes_to_host;
+  if (std::string(pacxx::native_handles().backend) == "cuda")
+    EXPECT_EQ(bytes, 2 * sizeof(int))
+        << "no conditional-node loop on this CUDA device (PACXX_TRACE=1 says why)";
+  else
+    EXPECT_EQ(bytes, 25 * sizeof(int));
+  EXPECT_EQ(c.run_count(), 50);
+  // After an update the loop runs the new recording, with its own done.
+  countdown d(7);
+  step.update(q, [&] { d.step(); });
+  EXPECT_EQ(gpu::iterate_until(q, step, d.left, gpu::iterate_options().check_every(1)), 7u);
+  EXPECT_EQ(d.run_count(), 7);
+  EXPECT_EQ(c.run_count(), 50);
 }
 
 TEST(IterateUntil, MaximumIsAnErrorWithTheLastIterationsData) {

@@ -17,11 +17,14 @@
 //
 // Cost: one small readback (or one call of the host test) per check_every iterations;
 // a graph body is replayed check_every times by one call into the runtime (on CUDA one
-// graph launch, pacxx::graph::launch). On CUDA the
-// test reads the device integer back (cuMemcpyDtoHAsync and a stream synchronisation):
-// testing it on the device, with conditional graph nodes, needs cudaGraphSetConditional
-// from CUDA's device runtime library (libcudadevrt), which kernels JIT-compiled by
-// pacxx's LLVM 15 cannot call.
+// graph launch, pacxx::graph::launch). A graph body with a 4-byte integer done runs
+// on the device on CUDA 12.3+: one graph launch holds a conditional WHILE node whose body
+// is check_every replays and a test kernel that sets the node's condition
+// (cudaGraphSetConditional, linked from the toolkit's libcudadevrt.a, found at run
+// time in $CUDA_HOME/lib64, $CUDA_PATH/lib64 or /usr/local/cuda/lib64), so the whole
+// loop costs one launch and one readback of the batch count. Where that cannot be made
+// (older drivers, no libcudadevrt.a: PACXX_TRACE=1 says why, OpenCL) each test reads
+// the device integer back (a copy and a queue synchronisation).
 #pragma once
 #include <cstddef>
 #include <string>
@@ -85,6 +88,23 @@ bool iterate_done(const pacxx::queue &q, D &done, long) {
   return static_cast<bool>(done());
 }
 
+// Batches run by the graph's device loop, or npos where that is not available (a host
+// test, a callable body, done not of 4-byte integers, a device without the loop).
+constexpr std::size_t no_device_loop = static_cast<std::size_t>(-1);
+template <
+    class D, class P = decltype(std::declval<const D &>().data()),
+    class I = typename std::remove_cv<typename std::remove_pointer<P>::type>::type,
+    class = typename std::enable_if<std::is_integral<I>::value && sizeof(I) == sizeof(int)>::type>
+std::size_t device_batches(const pacxx::queue &q, const pacxx::graph &g, const D &done,
+                           std::size_t every, std::size_t batches, int) {
+  return g.iterate_on_device(q, reinterpret_cast<const int *>(done.data()), every, batches);
+}
+template <class B, class D>
+std::size_t device_batches(const pacxx::queue &, const B &, const D &, std::size_t, std::size_t,
+                           long) {
+  return no_device_loop;
+}
+
 template <class D> void check_done_range(const D &done, decltype(done.size(), 0)) {
   if (done.size() == 0)
     throw pacxx::error("gpu::iterate_until: done is an empty range (it needs one integer, "
@@ -106,6 +126,17 @@ std::size_t iterate_until(const pacxx::queue &q, Body &&body, Done &&done,
     throw pacxx::error("gpu::iterate_until: max_iterations(0) allows no iteration");
   detail::check_done_range(done, 0);
   std::size_t run = 0;
+  // The whole batches with the test on the device where it can be (then the same
+  // readback as below says whether they ended at the fixed point); the rest (a last
+  // partial batch, or everything) with a readback per batch.
+  if (const std::size_t whole = max / every) {
+    const std::size_t b = detail::device_batches(q, body, done, every, whole, 0);
+    if (b != detail::no_device_loop) {
+      run = b * every;
+      if (detail::iterate_done(q, done, 0))
+        return run;
+    }
+  }
   while (run < max) {
     const std::size_t k = max - run < every ? max - run : every;
     detail::iterate_body(q, body, k);
