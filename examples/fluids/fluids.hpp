@@ -186,6 +186,23 @@ class solver {
     set_bnd(2, v);
   }
 
+  // One step, issued on this thread's queue: Stam's vel_step and dens_step.
+  void issue_step() {
+    // vel_step (Stam's buffer swaps spelt out: u0, v0 hold the diffused velocity)
+    add_source(u_, su_);
+    add_source(v_, sv_);
+    diffuse(1, u0_, u_, p_.visc);
+    diffuse(2, v0_, v_, p_.visc);
+    project(u0_, v0_, u_, v_);
+    advect(1, u_, u0_, u0_, v0_);
+    advect(2, v_, v0_, u0_, v0_);
+    project(u_, v_, u0_, v0_);
+    // dens_step
+    add_source(dens_, sd_);
+    diffuse(0, dens0_, dens_, p_.diff);
+    advect(0, dens_, dens0_, u_, v_);
+  }
+
 public:
   // An n x n fluid at rest with the given constant sources.
   solver(std::size_t n, const sources &src, params p = params())
@@ -195,26 +212,19 @@ public:
     if (n == 0 || p.iterations % 2 != 0)
       throw pacxx::error("fluids::solver: N >= 1 cells a side and an even number of Jacobi "
                          "iterations");
-    step_ = pacxx::capture(q_, [&] {
-      // vel_step (Stam's buffer swaps spelt out: u0, v0 hold the diffused velocity)
-      add_source(u_, su_);
-      add_source(v_, sv_);
-      diffuse(1, u0_, u_, p_.visc);
-      diffuse(2, v0_, v_, p_.visc);
-      project(u0_, v0_, u_, v_);
-      advect(1, u_, u0_, u0_, v0_);
-      advect(2, v_, v0_, u0_, v0_);
-      project(u_, v_, u0_, v0_);
-      // dens_step
-      add_source(dens_, sd_);
-      diffuse(0, dens0_, dens_, p_.diff);
-      advect(0, dens_, dens0_, u_, v_);
-    });
+    step_ = pacxx::capture(q_, [&] { issue_step(); });
   }
 
   // k steps (k replays of the captured step); returns when they are done.
   void run(std::size_t k = 1) {
     step_.launch(q_, k);
+    q_.wait();
+  }
+  // The same without the graph: every algorithm called again, k times.
+  void run_direct(std::size_t k = 1) {
+    pacxx::queue_scope on(q_);
+    for (std::size_t i = 0; i < k; ++i)
+      issue_step();
     q_.wait();
   }
   std::size_t kernels_per_step() const { return step_.kernel_launches(); }
