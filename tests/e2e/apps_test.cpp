@@ -5,9 +5,9 @@
 //     reaches the host's flood fill, with any check interval, and a detector reused on a
 //     second image gives that image's edges (the graph reads the vectors' contents).
 //   - Stable fluids (examples/fluids/fluids.hpp): the captured step replayed for several
-//     steps equals the host's solver bit for bit. Built with -ffp-contract=off (see
-//     tests/e2e/CMakeLists.txt): then neither compiler fuses a * b + c, the device and the
-//     host round every operation alike, and the comparison can be exact; the example
+//     steps equals the host's solver bit for bit, and the same calls made directly. Built with
+//     -ffp-contract=off (see tests/e2e/CMakeLists.txt): then neither compiler fuses a * b + c, the
+//     device and the host round every operation alike, and the comparison can be exact; the example
 //     program (examples/fluids/fluids.cpp) checks the default build, with a tolerance.
 #include "../../examples/canny/canny.hpp"
 #include "../../examples/fluids/fluids.hpp"
@@ -119,6 +119,16 @@ TEST_P(FluidsMatchHost, BitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FluidsMatchHost, ::testing::Values(1, 2, 7, 31, 64));
+
+// The captured step replayed equals the same algorithms called directly.
+TEST(Fluids, GraphEqualsDirectCalls) {
+  const std::size_t n = 45;
+  const fluids::sources src = fluids::make_sources(n);
+  fluids::solver graph(n, src), direct(n, src);
+  graph.run(3);
+  direct.run_direct(3);
+  EXPECT_EQ(graph.state(), direct.state());
+}
 
 TEST(Fluids, BadParameters) {
   const fluids::sources src = fluids::make_sources(4);
