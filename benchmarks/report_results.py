@@ -35,7 +35,7 @@ import report_gemm_launches  # noqa: E402
 RESULTS = os.path.join(HERE, 'results')
 # The programs whose JSON is a run, and the report that reads it.
 STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented', 'shapes', 'nbody',
-                'thrust_parity'}
+                'thrust_parity', 'canny', 'fluids'}
 # Folders that hold A/B comparisons and experiments, not runs of the benchmarks.
 NOT_RUNS = re.compile(r'/(ab|layout|pairs|interleaved)/')
 

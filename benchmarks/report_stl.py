@@ -64,6 +64,10 @@ GOALS = [
     (r'indices', 'iota', 1.0, 0, 'a 2D index space (2D launch) >= a flat iota with / and %'),
     # Issue 35 (tiled pairwise reductions): benchmarks/nbody.cpp, at 32k bodies and above.
     (r'nbody', 'cuda', 0.9, 1 << 15, 'pairwise_reduce N-body >= 0.9x the CUDA SDK-style tiled kernel at 32k bodies'),
+    # Issue 35 item 7 (applications; no bound of their own: the issue's title asks for
+    # faster than hand-written CUDA): benchmarks/canny.cpp at 4096^2, benchmarks/fluids.cpp.
+    (r'canny', 'cuda', 1.0, 4096, 'Canny edge detection >= the naive CUDA kernels at 4096^2'),
+    (r'fluids', 'cuda', 1.0, 0, 'stable fluids step (captured graph) >= the naive CUDA port'),
     # Issue 38 (Thrust parity; benchmarks/thrust_parity.cpp).
     (r'run_length_encode', 'cub', 0.9, 0, 'run_length_encode >= 0.9x CUB DeviceRunLengthEncode::Encode'),
     (r'unique_by_key', 'cub', 0.9, 0, 'unique_by_key >= 0.9x CUB DeviceSelect::UniqueByKey'),

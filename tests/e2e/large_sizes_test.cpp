@@ -1,6 +1,8 @@
 // 64-bit sizes (issue 34, item 10; for years Thrust's most reported class of bug):
 // reduce and count_if over 2^32 + 7 elements, inclusive_scan and copy_if over
-// 2^31 + 11, sort over 2^31 + 5, each checked exactly against a closed form. Inputs that
+// 2^31 + 11, sort over 2^31 + 5, each checked exactly against a closed form; index
+// spaces of 2D and 3D extents whose product passes 2^32 (issue 35 item 8), which cost no
+// memory. Inputs that
 // need not be stored are views (iota, repeat_n, transform), so the largest test needs
 // about 20 GB of device memory (the 2^31 + 11 scan of 64-bit sums: 16 GiB, rounded up to
 // the memory pool's size class); results are checked
@@ -21,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <range/v3/view/drop.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -200,4 +203,95 @@ TEST_F(LargeSizes, SortWithAComparatorOverMoreThan2To31Elements) {
     GTEST_SKIP() << "the device lacks the memory for the sort's scratch: " << e.what();
   }
   expect_everywhere(keys, n, [n](u64 i) { return static_cast<u32>(n - 1 - i); });
+}
+
+// ---- Index spaces past 2^32 (issue 35 item 8): no memory, only index arithmetic ----------
+
+namespace {
+// 2D and 3D extents of more than 2^32 indices (on OpenCL, where PoCL's two cores would
+// take minutes over 2^32 elements, about 10^6 of them), and their closed forms.
+struct extents2 {
+  u64 w, h;
+};
+extents2 big_2d() { return large() ? extents2{70001, 61363} : extents2{1031, 997}; }
+} // namespace
+
+// count_if, reduce and for_each over gpu::views::indices(w, h) with w h > 2^32 (on CUDA):
+// coordinates from a 64-bit linear index (count_if and reduce take the flat path, one
+// division by w per element), and the 2D launch of for_each.
+TEST_F(LargeSizes, IndicesOfMoreThan2To32Points) {
+  const extents2 e = big_2d();
+  const u64 w = e.w, h = e.h, n = w * h;
+  if (large())
+    ASSERT_GT(n, u64(1) << 32);
+  // The diagonal and the last row: points past linear index 2^32 (the last row starts
+  // at (h - 1) w > 2^32) and a test of both coordinates.
+  auto marked = [h](pacxx::index2 p) { return p.x == p.y || p.y == h - 1; };
+  const u64 want = std::min(w, h) + w - (h - 1 < w ? 1 : 0);
+  EXPECT_EQ(gpu::count_if(gpu::views::indices(w, h), marked), want);
+  // Sum of x + w y over all points: the sum of the linear indices, n (n - 1) / 2.
+  const unsigned __int128 m = n;
+  EXPECT_EQ(gpu::reduce(gpu::views::indices(w, h) |
+                            view::transform([w](pacxx::index2 p) { return u64(p.x + w * p.y); }),
+                        u64(0)),
+            static_cast<u64>(m * (m - 1) / 2));
+  // The 2D launch: every point visited once, by coordinates.
+  gpu::vector<u64> count(1, u64(0));
+  gpu::for_each(gpu::views::indices(w, h), [marked, c = count.data()](pacxx::index2 p) {
+    if (marked(p))
+      pacxx::atomic_add(c, u64(1));
+  });
+  EXPECT_EQ(gpu::copy(count)[0], want);
+}
+
+// The same for indices(w, h, d), w h d > 2^32 on CUDA.
+TEST_F(LargeSizes, IndicesOf3DExtentsPast2To32) {
+  const u64 w = large() ? 1031 : 67, h = large() ? 1031 : 61, d = large() ? 4041 : 59;
+  if (large())
+    ASSERT_GT(w * h * d, u64(1) << 32);
+  auto marked = [d](pacxx::index3 p) { return p.x == p.y || p.z == d - 1; };
+  const u64 diag = std::min(w, h), want = diag * d + w * h - diag;
+  EXPECT_EQ(gpu::count_if(gpu::views::indices(w, h, d), marked), want);
+  gpu::vector<u64> count(1, u64(0));
+  gpu::for_each(gpu::views::indices(w, h, d), [marked, c = count.data()](pacxx::index3 p) {
+    if (marked(p))
+      pacxx::atomic_add(c, u64(1));
+  });
+  EXPECT_EQ(gpu::copy(count)[0], want);
+}
+
+// The points of indices(w, h), w h > 2^32, from just below linear index 2^32 to the end,
+// on every backend (about 770000 of them): the coordinates of linear indices past 2^32
+// against the host's; the same for indices(w, h, d) on CUDA.
+TEST_F(LargeSizes, IndicesPast2To32FromTheirTail) {
+  const u64 w = 70001, h = 61363, n = w * h, first = (u64(1) << 32) - (u64(1) << 18);
+  ASSERT_GT(n, u64(1) << 32);
+  auto tail = gpu::views::indices(w, h) | view::drop(static_cast<std::ptrdiff_t>(first));
+  ASSERT_EQ(static_cast<u64>(ranges::size(tail)), n - first);
+  // A hash of each point's coordinates, summed: a point read with wrong coordinates
+  // changes the sum.
+  auto hash = [](pacxx::index2 p) { return u64(p.x) * 2654435761u ^ u64(p.y) * 40503u; };
+  u64 want = 0, diagonal = 0;
+  for (u64 i = first; i < n; ++i) {
+    const pacxx::index2 p{i % w, i / w};
+    want += hash(p);
+    diagonal += p.x == p.y;
+  }
+  EXPECT_EQ(gpu::reduce(tail | view::transform(hash), u64(0)), want);
+  EXPECT_EQ(gpu::count_if(tail, [](pacxx::index2 p) { return p.x == p.y; }), diagonal);
+  // And through the 3D index space: (x, y, z) of a linear index past 2^32. Not on
+  // OpenCL: PoCL 3.1's kernel compiler spent minutes in one of its function passes on
+  // this reduction (2026-11-27; the 2D one above compiles in about a second).
+  if (!large())
+    return;
+  const u64 w3 = 1031, h3 = 1031, d3 = 4041, n3 = w3 * h3 * d3;
+  ASSERT_GT(n3, u64(1) << 32);
+  auto tail3 = gpu::views::indices(w3, h3, d3) | view::drop(static_cast<std::ptrdiff_t>(first));
+  auto hash3 = [](pacxx::index3 p) {
+    return u64(p.x) * 2654435761u ^ u64(p.y) * 40503u ^ u64(p.z) * 97u;
+  };
+  u64 want3 = 0;
+  for (u64 i = first; i < n3; ++i)
+    want3 += hash3(pacxx::index3{i % w3, i / w3 % h3, i / (w3 * h3)});
+  EXPECT_EQ(gpu::reduce(tail3 | view::transform(hash3), u64(0)), want3);
 }
