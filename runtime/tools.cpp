@@ -29,9 +29,9 @@ std::atomic<bool> tools_active{false};
 namespace {
 std::mutex callbacks_mutex;
 tools::callbacks installed; // under callbacks_mutex
-bool timeline_listens = false;
-bool nvtx_listens = false;
-bool started = false; // start_tools has run: tools_listening is decided
+// Written at the runtime's start and shutdown, read by set_callbacks from any thread.
+std::atomic<bool> timeline_listens{false}, nvtx_listens{false};
+std::atomic<bool> started{false}; // start_tools has run: tools_listening is decided
 void *library = nullptr;
 std::atomic<std::uint64_t> next_id{1};
 
@@ -86,7 +86,8 @@ void stop_tools() noexcept {
     std::lock_guard<std::mutex> lock(callbacks_mutex);
     installed = tools::callbacks{};
   }
-  nvtx_listens = timeline_listens = false;
+  nvtx_listens = false;
+  timeline_listens = false;
   tools_active = false;
   detail::tools_listening = 0;
   if (library)
