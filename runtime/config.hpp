@@ -19,6 +19,7 @@
 //   PACXX_PREFILL       a switch
 //   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
 //   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
+//   PACXX_TOOLS_LIBRARY  a tool's shared library (pacxx/tools.hpp), as dlopen takes it
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,10 +34,11 @@ struct configuration {
   // (the first CUDA device, else OpenCL).
   std::string device, device_backend;
   std::size_t device_index = 0;
-  bool trace = false;   // PACXX_TRACE
-  std::string timeline; // PACXX_TRACE=timeline:FILE; empty: no timeline
-  bool staging = true;  // PACXX_STAGING
-  std::string dump_dir; // PACXX_DUMP_DIR; empty: no dumps
+  bool trace = false;        // PACXX_TRACE
+  std::string timeline;      // PACXX_TRACE=timeline:FILE; empty: no timeline
+  bool staging = true;       // PACXX_STAGING
+  std::string dump_dir;      // PACXX_DUMP_DIR; empty: no dumps
+  std::string tools_library; // PACXX_TOOLS_LIBRARY; empty: none
   // PACXX_POOL_MB; nullopt: the runtime's default (a quarter of the device's memory).
   std::optional<std::size_t> pool_mb;
   bool cache = true; // PACXX_CACHE

@@ -1,4 +1,5 @@
 #include "launch.hpp"
+#include "tools.hpp"
 
 #include "registry.hpp"
 #include "trace.hpp"
@@ -150,12 +151,22 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     return;
   }
   if (g.x && g.y && g.z) { // an empty grid has nothing to run
+    // Tools and NVTX (tools.hpp): one relaxed load when none listens.
+    tools::range_info ti{tools::event::launch, ck.info.display.c_str(),
+                         g.x * g.y * g.z * b.x * b.y * b.z, queue, 0};
+    const bool tooled = tools_on();
+    if (tooled)
+      tool_begin(ti);
     try {
       dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,
                  queue);
     } catch (const error &e) {
+      if (tooled)
+        tool_end(ti);
       throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
     }
+    if (tooled)
+      tool_end(ti);
     stats_.launches++;
   }
   if (trace_)

@@ -13,9 +13,11 @@
 #include "memory/pool.hpp"
 #include "stats.hpp"
 #include "timeline.hpp"
+#include "tools.hpp"
 
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tools.hpp"
 
 #include <pthread.h>
 
@@ -53,6 +55,14 @@ loaded_configuration load_configuration() {
   }
   return l;
 }
+
+// The tools (pacxx/tools.hpp, tools.hpp) for as long as the runtime lives.
+struct tools_session {
+  tools_session(const std::string &library, bool timeline_on) { start_tools(library, timeline_on); }
+  ~tools_session() { stop_tools(); }
+  tools_session(const tools_session &) = delete;
+  tools_session &operator=(const tools_session &) = delete;
+};
 
 // Scratch memory, grown when needed and freed with its owner: device memory (tile
 // states, partials where they are copied back), pinned host memory that kernels
@@ -270,6 +280,8 @@ public:
   counters stats;
   // Written when it is destroyed, after everything that records into it.
   timeline events{config.c.timeline};
+  // After the timeline: a tool's finalize runs before the file is written.
+  tools_session tools{config.c.tools_library, events.on()};
   device_selection devices{config.c, config.error};
   kernel_cache kernels{config.c, stats};
   launcher launches{devices, kernels, stats, events, config.c};
@@ -489,7 +501,22 @@ void *device_allocate(std::size_t bytes) {
   rt::timeline::clock::time_point t0;
   if (timed)
     t0 = rt::timeline::clock::now();
-  void *p = r.pool().allocate(bytes, reused);
+  // Tools and NVTX: one relaxed load when none listens.
+  tools::range_info ti{tools::event::allocation, "allocate", bytes,
+                       rt::current_queue_object ? rt::current_queue_object->native : nullptr, 0};
+  const bool tooled = rt::tools_on() && bytes;
+  if (tooled)
+    rt::tool_begin(ti);
+  void *p;
+  try {
+    p = r.pool().allocate(bytes, reused);
+  } catch (...) {
+    if (tooled)
+      rt::tool_end(ti);
+    throw;
+  }
+  if (tooled)
+    rt::tool_end(ti);
   if (bytes) {
     r.stats.allocations++;
     if (reused)
@@ -544,7 +571,19 @@ template <class Op> void enqueue_copy(const char *what, std::size_t bytes, Op op
   if (timed)
     t0 = rt::timeline::clock::now();
   void *q = rt::enqueue_target();
-  op(r.current(), q);
+  tools::range_info ti{tools::event::copy, what, bytes, q, 0};
+  const bool tooled = rt::tools_on(); // one relaxed load when no tool listens
+  if (tooled)
+    rt::tool_begin(ti);
+  try {
+    op(r.current(), q);
+  } catch (...) {
+    if (tooled)
+      rt::tool_end(ti);
+    throw;
+  }
+  if (tooled)
+    rt::tool_end(ti);
   if (timed)
     r.events.range("copy", what, q, t0, rt::timeline::clock::now(),
                    "\"bytes\": " + std::to_string(bytes));
@@ -633,6 +672,52 @@ void *host_allocate(std::size_t bytes) {
 void host_free(void *p) noexcept {
   if (!kept_by_capture(p, true))
     give_back(p, true);
+}
+
+namespace {
+// The algorithms open on this thread (algorithm_begin), innermost last.
+struct open_algorithm {
+  tools::range_info info;
+  rt::timeline::clock::time_point t0;
+};
+thread_local std::vector<open_algorithm> open_algorithms;
+} // namespace
+
+std::uint64_t algorithm_begin(const char *name, std::size_t size) noexcept {
+  try {
+    rt::runtime &r = rt::runtime::get(); // its start decides whether anybody listens
+    if (!tools_listening.load(std::memory_order_relaxed))
+      return 0;
+    open_algorithm a{{tools::event::algorithm, name, size,
+                      rt::current_queue_object ? rt::current_queue_object->native : nullptr, 0},
+                     {}};
+    if (r.events.on())
+      a.t0 = rt::timeline::clock::now();
+    open_algorithms.push_back(a);
+    rt::tool_begin(open_algorithms.back().info); // sets the id
+    return open_algorithms.back().info.id;
+  } catch (...) { // no runtime (shut down), or no memory: no range
+    return 0;
+  }
+}
+
+void algorithm_end(std::uint64_t id) noexcept {
+  auto found = std::find_if(open_algorithms.rbegin(), open_algorithms.rend(),
+                            [id](const open_algorithm &a) { return a.info.id == id; });
+  if (found == open_algorithms.rend())
+    return;
+  const open_algorithm a = *found;
+  open_algorithms.erase(std::next(found).base(), open_algorithms.end());
+  rt::tool_end(a.info);
+  try {
+    rt::runtime &r = rt::runtime::get();
+    if (r.events.on())
+      r.events.range("algorithm", a.info.name, a.info.queue, a.t0, rt::timeline::clock::now(),
+                     a.info.size == tools::unknown_size
+                         ? std::string()
+                         : "\"size\": " + std::to_string(a.info.size));
+  } catch (...) { // shut down, or no memory: the range is lost, the program goes on
+  }
 }
 
 void launch(const void *entry, const void *args, std::size_t size, std::size_t align,

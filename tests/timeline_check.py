@@ -5,10 +5,13 @@ open), every range complete (name, category, start, duration, track), every trac
 named queue, the ranges of one track nested or apart (never half overlapping), the
 launches the program makes (one per fused algorithm: PART=COUNT, PART a part of the
 kernels' names, such as the algorithm's header reduce.hpp), a JIT compilation
-before the first launch of each kernel (the tests run with PACXX_CACHE=0), and copies
-with their sizes.
+before the first launch of each kernel (the tests run with PACXX_CACHE=0), copies
+with their sizes, and the algorithms (pacxx/tools.hpp's ranges): algorithm:NAME=COUNT
+ranges named NAME (e.g. algorithm:gpu::reduce=1) at the top level of their track, each
+with its input's size where the range is sized, and at most one launch inside each (the
+fusion guarantee: one kernel per fused algorithm).
 
-usage: timeline_check.py PART=COUNT... -- PROGRAM [ARGS...]
+usage: timeline_check.py [algorithm:NAME=COUNT | PART=COUNT]... -- PROGRAM [ARGS...]
 """
 import collections
 import json
@@ -18,7 +21,7 @@ import sys
 import tempfile
 
 
-def check(path, expected):
+def check(path, expected, algorithms):
     with open(path) as f:
         trace = json.load(f)  # not JSON: the test fails here, with the parser's message
     events = trace['traceEvents']
@@ -69,6 +72,21 @@ def check(path, expected):
     for kernel, cat in first.items():
         if cat != 'jit':
             problems.append('the first range of %s is a %s, not its compilation' % (kernel, cat))
+    # Algorithms: the outermost ones by name; the launches inside each (one track).
+    algos = [e for e in ranges if e['cat'] == 'algorithm']
+    def inside(e, a):
+        return (e['tid'] == a['tid'] and e is not a and a['ts'] - 1e-3 <= e['ts'] and
+                e['ts'] + e['dur'] <= a['ts'] + a['dur'] + 1e-3)
+    top = [a for a in algos if not any(inside(a, b) for b in algos)]
+    top_names = collections.Counter(a['name'] for a in top)
+    if dict(top_names) != algorithms:
+        problems.append('algorithms %s, expected %s' % (dict(top_names), algorithms))
+    for a in top:
+        n = sum(1 for e in ranges if e['cat'] == 'launch' and inside(e, a))
+        if n > 1:
+            problems.append('%s at %.3f holds %d launches, not at most one' % (a['name'], a['ts'], n))
+        if 'size' in a['args'] and not isinstance(a['args']['size'], int):
+            problems.append('%s with a size that is not a count: %r' % (a['name'], a['args']))
     copies = [e for e in ranges if e['cat'] == 'copy']
     if not copies or any(e['args'].get('bytes', 0) <= 0 for e in copies):
         problems.append('no copy, or a copy without its size: %r' % copies[:3])
@@ -76,10 +94,13 @@ def check(path, expected):
 
 
 def main(expectations, program):
-    expected = {}
+    expected, algorithms = {}, {}
     for x in expectations:
         name, _, count = x.rpartition('=')
-        expected[name] = int(count)
+        if name.startswith('algorithm:'):
+            algorithms[name[len('algorithm:'):]] = int(count)
+        else:
+            expected[name] = int(count)
     fd, path = tempfile.mkstemp(suffix='.json')
     os.close(fd)
     try:
@@ -90,14 +111,15 @@ def main(expectations, program):
         if r.returncode != 0:
             print('timeline_check: %s exited with %d' % (' '.join(program), r.returncode))
             return 1
-        problems, count, tracks = check(path, expected)
+        problems, count, tracks = check(path, expected, algorithms)
     finally:
         os.unlink(path)
     if problems:
         print('\n'.join(problems))
         print('timeline_check: FAILED')
         return 1
-    print('timeline_check: %d ranges on %d track(s); launches %s' % (count, tracks, expected))
+    print('timeline_check: %d ranges on %d track(s); launches %s; algorithms %s' % (
+        count, tracks, expected, algorithms))
     return 0
 
 

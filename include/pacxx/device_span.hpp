@@ -11,27 +11,35 @@
 
 namespace gpu {
 
+// n elements of T in device memory that pacxx did not allocate, as a view (see above).
 template <class T> class device_span : public ranges::view_interface<device_span<T>> {
   T *first_ = nullptr;
   std::size_t size_ = 0;
 
 public:
   constexpr device_span() noexcept = default;
+  // The n elements at first (a device pointer).
   constexpr device_span(T *first, std::size_t n) noexcept : first_(first), size_(n) {}
   // A driver handle: a CUdeviceptr (an integer) or an SVM pointer, as native_handle() gives.
   static device_span from_native(void *native, std::size_t n) noexcept {
     return device_span(static_cast<T *>(native), n);
   }
 
+  // The first element.
   constexpr T *begin() const noexcept { return first_; }
+  // Past the last element.
   constexpr T *end() const noexcept { return first_ + size_; }
+  // The device pointer.
   constexpr T *data() const noexcept { return first_; }
+  // The number of elements.
   constexpr std::size_t size() const noexcept { return size_; }
 };
 
 } // namespace gpu
 
+#ifndef PACXX_DOXYGEN // range-v3's trait, not pacxx's API
 namespace ranges {
 template <class T>
 RANGES_INLINE_VAR constexpr bool enable_borrowed_range<gpu::device_span<T>> = true;
 } // namespace ranges
+#endif

@@ -5,8 +5,11 @@
 
 namespace pacxx {
 
+// The one exception type of pacxx: what() names the call that failed and, for device
+// and JIT failures, carries the backend's own message.
 class error : public std::runtime_error {
 public:
+  // An error whose message is `what`.
   explicit error(const std::string &what) : std::runtime_error(what) {}
 };
 

@@ -74,14 +74,18 @@ template <class P> void kernel_entry(const P &p) { p(); }
 
 } // namespace detail
 
+// What pacxx::kernel(f, config) returns: calling it with arguments launches f on the
+// device with them (asynchronously, on this thread's current queue or the one given by on()).
 template <class F> class kernel_launcher {
   F f_;
   launch_config config_;
   const queue *queue_ = nullptr; // null: this thread's current queue
 
 public:
+  // f launched with config (pacxx::kernel makes these).
   kernel_launcher(F f, launch_config config) : f_(f), config_(config) {}
 
+  // The grid, block and dynamic shared memory of the launches.
   const launch_config &config() const { return config_; }
   // The same kernel, launched on q (which must outlive the launcher).
   kernel_launcher on(const queue &q) const {
@@ -90,6 +94,8 @@ public:
     return k;
   }
 
+  // Launches the kernel with args (device copyable: device pointers, numbers, plain
+  // structs, views over gpu::vectors); returns at once.
   template <class... Args> void operator()(Args... args) const {
     static_assert(is_device_copyable<F>::value,
                   "pacxx::kernel: the kernel's closure must be trivially copyable (capture "

@@ -35,6 +35,8 @@
 
 namespace pacxx {
 
+// A point in a queue's work (pacxx::record, queue::record): wait for it on the host or
+// make another queue wait for it on the device. Copies share the native event.
 class event {
   std::shared_ptr<void> e_;
 
@@ -43,17 +45,21 @@ public:
   // Takes over an event of the runtime (detail::queue_record).
   explicit event(void *runtime_event) : e_(runtime_event, &detail::event_release) {}
 
+  // Whether the event marks work (a default-constructed one does not).
   bool valid() const noexcept { return e_ != nullptr; }
   // Waits for the work before the event; throws the device's error if it failed.
   void wait() const {
     if (e_)
       detail::event_wait(e_.get());
   }
+  // Whether the work before the event is done (without waiting).
   bool ready() const { return !e_ || detail::event_ready(e_.get()); }
   // The CUevent or cl_event (owned by this event and its copies).
   void *native_handle() const noexcept { return e_.get(); }
 };
 
+// An in-order queue of device work (a CUDA stream, an OpenCL command queue). Work goes
+// to this thread's current queue (queue_scope sets it; pacxx::on_queue, kernel.on()).
 class queue {
   void *q_ = nullptr; // the runtime's queue object; null: the default queue
   struct no_queue {};
@@ -78,7 +84,9 @@ public:
 
   queue(const queue &) = delete;
   queue &operator=(const queue &) = delete;
+  // Takes over o's queue (o is left without one).
   queue(queue &&o) noexcept : q_(o.q_) { o.q_ = nullptr; }
+  // Destroys this queue (after its work) and takes over o's.
   queue &operator=(queue &&o) noexcept {
     if (this != &o) {
       detail::queue_destroy(q_);
@@ -92,6 +100,7 @@ public:
 
   // Waits for all work enqueued so far; throws the device's error if some failed.
   void wait() const { detail::queue_wait(q_); }
+  // An event after all work enqueued on this queue so far.
   event record() const { return event(detail::queue_record(q_)); }
   // Work enqueued on this queue from now on waits for e (on the device).
   void wait_for(const event &e) const {
@@ -112,6 +121,7 @@ class queue_scope {
   void *previous_;
 
 public:
+  // Makes q this thread's current queue until the scope ends (the previous one then).
   explicit queue_scope(const queue &q) noexcept : previous_(detail::set_current_queue(q.get())) {}
   ~queue_scope() { detail::set_current_queue(previous_); }
   queue_scope(const queue_scope &) = delete;
@@ -121,6 +131,8 @@ public:
 // An event after all work enqueued so far on this thread's current queue.
 inline event record() { return event(detail::queue_record(detail::current_queue())); }
 
+// A result the device is still computing (gpu::reduce_async, ...): get() waits for it and
+// returns it, or throws the device's error.
 template <class T> class future {
   struct state {
     event done;
@@ -150,7 +162,9 @@ public:
     return f;
   }
 
+  // Takes over o's state.
   future(future &&) noexcept = default;
+  // Waits for this future's work (its errors dropped), then takes over o's state.
   future &operator=(future &&o) noexcept {
     if (this != &o) {
       wait_quietly();
@@ -161,6 +175,7 @@ public:
   // Waits for the work (its memory may be in use until then); errors are dropped.
   ~future() { wait_quietly(); }
 
+  // Whether the future has a state (not default-made, moved from, or got).
   bool valid() const noexcept { return s_ != nullptr; }
   // Whether get() would not wait.
   bool ready() const {

@@ -9,16 +9,21 @@ namespace pacxx {
 
 // Launch shape: blocks per grid dimension and threads per block dimension.
 struct dim {
-  std::size_t x = 1, y = 1, z = 1;
+  std::size_t x = 1; // the first (fastest) dimension
+  std::size_t y = 1; // the second dimension
+  std::size_t z = 1; // the third dimension
   dim() = default;
+  // x by y by z (a 1D shape by default).
   dim(std::size_t x_, std::size_t y_ = 1, std::size_t z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
+// How a kernel is launched: its grid, its blocks and its dynamic shared memory.
 struct launch_config {
-  dim grid;  // number of blocks
-  dim block; // threads per block
-  std::size_t dynamic_shared_bytes = 0;
+  dim grid;                             // number of blocks
+  dim block;                            // threads per block
+  std::size_t dynamic_shared_bytes = 0; // shared memory per block beyond the static
   launch_config() = default;
+  // A grid of g blocks of b threads, with `shared` bytes of dynamic shared memory each.
   launch_config(dim g, dim b, std::size_t shared = 0)
       : grid(g), block(b), dynamic_shared_bytes(shared) {}
 };
@@ -48,14 +53,14 @@ std::size_t prefetch(std::size_t threads = 0);
 
 // What the runtime did since start (or the last reset_stats()).
 struct runtime_stats {
-  std::size_t kernel_launches = 0;
-  std::size_t jit_compilations = 0;
-  std::size_t memory_cache_hits = 0;
-  std::size_t disk_cache_hits = 0;
+  std::size_t kernel_launches = 0;    // kernels launched (an empty grid is not)
+  std::size_t jit_compilations = 0;   // kernel variants compiled by the JIT
+  std::size_t memory_cache_hits = 0;  // launches whose variant was loaded already
+  std::size_t disk_cache_hits = 0;    // variants loaded from the disk cache
   std::size_t device_allocations = 0; // all of them, pool_hits included
   std::size_t pool_hits = 0;          // the ones served by reusing freed memory
-  std::size_t bytes_to_device = 0;
-  std::size_t bytes_to_host = 0;
+  std::size_t bytes_to_device = 0;    // bytes copied from the host to the device
+  std::size_t bytes_to_host = 0;      // bytes copied from the device to the host
   std::size_t pinned_allocations = 0; // gpu::pinned_vector and futures' result slots
   std::size_t pinned_bytes = 0;       // bytes of pinned host memory handed out
   // Kernel variants (one per set of staged values) unloaded because their kernel had
@@ -65,9 +70,9 @@ struct runtime_stats {
   // Levels now, not counts (reset_stats() leaves them): kernel variants kept loaded in
   // memory, device memory the pool keeps unused for reuse (bounded by PACXX_POOL_MB),
   // and device memory handed out and not yet freed (both in the pool's rounded sizes).
-  std::size_t kernel_variants_loaded = 0;
-  std::size_t pool_cached_bytes = 0;
-  std::size_t device_bytes_in_use = 0;
+  std::size_t kernel_variants_loaded = 0; // kernel variants loaded (a level)
+  std::size_t pool_cached_bytes = 0;      // freed device memory kept for reuse (a level)
+  std::size_t device_bytes_in_use = 0;    // device memory handed out (a level)
 };
 
 // The native handles of the selected device: CUDA: the CUdevice (as an integer), the
@@ -75,13 +80,16 @@ struct runtime_stats {
 // the cl_device_id, cl_context and the default cl_command_queue. For interop with code
 // that uses the driver itself (pacxx::queue::adopt, gpu::device_span).
 struct native_handles_t {
-  const char *backend = ""; // "cuda" or "opencl"
-  void *device = nullptr;
-  void *context = nullptr;
-  void *default_queue = nullptr;
+  const char *backend = "";      // "cuda" or "opencl"
+  void *device = nullptr;        // the CUdevice (an integer) or cl_device_id
+  void *context = nullptr;       // the CUcontext or cl_context
+  void *default_queue = nullptr; // null (CUDA's legacy stream) or the cl_command_queue
 };
+// The native handles of the selected device (see native_handles_t).
 native_handles_t native_handles();
+// What the runtime did since it started or since the last reset_stats().
 runtime_stats stats();
+// Sets the counts of stats() to zero (the levels stay).
 void reset_stats();
 
 namespace detail {

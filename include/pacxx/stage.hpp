@@ -8,10 +8,13 @@
 #pragma once
 #include <type_traits>
 
+// The markers pacxx::stage compiles to: the offline compiler replaces each call in a
+// kernel by a placeholder and a host stub that computes v before the launch; the JIT
+// substitutes the value. Not for direct use.
 extern "C" {
-long long __pacxx_stage_int(long long v);
-float __pacxx_stage_float(float v);
-double __pacxx_stage_double(double v);
+long long __pacxx_stage_int(long long v); // an integral or bool value staged
+float __pacxx_stage_float(float v);       // a float value staged
+double __pacxx_stage_double(double v);    // a double value staged
 }
 
 namespace pacxx {
@@ -23,6 +26,8 @@ inline float stage(float v, std::false_type) { return __pacxx_stage_float(v); }
 inline double stage(double v, std::false_type) { return __pacxx_stage_double(v); }
 } // namespace detail
 
+// In kernel code: v, computed on the host before the launch and a constant in the
+// kernel's compiled code (see the top of this header). T: integral, bool, float, double.
 template <class T> T stage(T v) {
   static_assert(std::is_integral<T>::value || std::is_same<T, float>::value ||
                     std::is_same<T, double>::value,

@@ -166,3 +166,9 @@ TEST(Config, TraceTakesATimelineFile) {
   EXPECT_EQ(error_of({{"PACXX_TRACE", "timeline"}}),
             "pacxx: PACXX_TRACE=timeline is not a switch; use 0 (off) or 1 (on)");
 }
+
+TEST(Config, ToolsLibraryIsAPath) {
+  EXPECT_EQ(read({}).tools_library, "");
+  EXPECT_EQ(read({{"PACXX_TOOLS_LIBRARY", "/opt/tool/libcount.so"}}).tools_library,
+            "/opt/tool/libcount.so");
+}

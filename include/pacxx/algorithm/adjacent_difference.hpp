@@ -30,6 +30,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -73,6 +74,7 @@ template <class Op, class In, class Out> struct difference_type_of {
 
 template <class In, class Out, class Op = std::minus<>>
 void adjacent_difference(In &&in, Out &&out, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::adjacent_difference", in);
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::adjacent_difference: the operation must be trivially copyable (capture "
                 "values only)");

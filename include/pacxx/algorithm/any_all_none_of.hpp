@@ -11,6 +11,7 @@
 
 #include "pacxx/algorithm/detail/find_first.hpp"
 #include "pacxx/algorithm/detail/functional.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -25,6 +26,7 @@ template <class Rng, class Test> bool holds_somewhere(Rng &&rng, Test test) {
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool any_of(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::any_of", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::any_of: the predicate must be trivially copyable (capture values only)");
   return detail::holds_somewhere(std::forward<Rng>(rng), pred);
@@ -32,6 +34,7 @@ bool any_of(Rng &&rng, Pred pred) {
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool all_of(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::all_of", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::all_of: the predicate must be trivially copyable (capture values only)");
   return !detail::holds_somewhere(std::forward<Rng>(rng), detail::negate<Pred>{pred});
@@ -39,6 +42,7 @@ bool all_of(Rng &&rng, Pred pred) {
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool none_of(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::none_of", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::none_of: the predicate must be trivially copyable (capture values only)");
   return !detail::holds_somewhere(std::forward<Rng>(rng), pred);

@@ -26,6 +26,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -106,18 +107,21 @@ namespace gpu {
 
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void lower_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::lower_bound", sorted);
   detail::search<detail::search_kind::lower>("gpu::lower_bound", std::forward<Sorted>(sorted),
                                              std::forward<Queries>(queries), std::forward<Out>(out),
                                              comp);
 }
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void upper_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::upper_bound", sorted);
   detail::search<detail::search_kind::upper>("gpu::upper_bound", std::forward<Sorted>(sorted),
                                              std::forward<Queries>(queries), std::forward<Out>(out),
                                              comp);
 }
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void binary_search(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::binary_search", sorted);
   detail::search<detail::search_kind::contains>("gpu::binary_search", std::forward<Sorted>(sorted),
                                                 std::forward<Queries>(queries),
                                                 std::forward<Out>(out), comp);

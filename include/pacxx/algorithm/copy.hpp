@@ -22,6 +22,7 @@
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/queue.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -39,10 +40,12 @@ using is_host_range = std::integral_constant<bool, ranges::range<const R &> && !
 template <class Range, class = typename std::enable_if<detail::is_host_range<
                            typename std::remove_cv<Range>::type>::value>::type>
 auto copy(const Range &host) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", host);
   return vector<detail::host_value_t<Range>>(host);
 }
 
 template <class T> std::vector<T> copy(const vector<T> &dev) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", dev);
   std::vector<T> host(dev.size());
   pacxx::detail::copy_to_host(host.data(), dev.data(), dev.size() * sizeof(T));
   return host;
@@ -50,6 +53,7 @@ template <class T> std::vector<T> copy(const vector<T> &dev) {
 
 // std::vector<bool> has no contiguous storage: the bytes come through a buffer.
 inline std::vector<bool> copy(const vector<bool> &dev) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", dev);
   std::vector<unsigned char> bytes(dev.size());
   pacxx::detail::copy_to_host(bytes.data(), dev.data(), dev.size());
   return std::vector<bool>(bytes.begin(), bytes.end());
@@ -83,6 +87,7 @@ template <class View, class T> vector<T> &copy_into(View &&view, vector<T> &out,
 // A new gpu::vector holding the elements of a device view (one kernel; a filtered view:
 // a count and one pass).
 template <class View> auto materialize(View &&view) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::materialize", view);
   return detail::materialize_any(std::forward<View>(view),
                                  pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }
@@ -98,6 +103,7 @@ template <class View> auto detail::materialize_any(View &&view, std::false_type)
 template <class View,
           class = typename std::enable_if<ranges::view_<typename std::decay<View>::type>>::type>
 auto copy(View &&view) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", view);
   return detail::view_to_host(std::forward<View>(view),
                               pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }
@@ -112,6 +118,7 @@ template <class View, class T,
               !pacxx::is_queue<typename std::decay<View>::type>::value &&
               !detail::is_host_range<typename std::decay<View>::type>::value>::type>
 vector<T> &copy(View &&view, vector<T> &out) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", view);
   return detail::copy_into(std::forward<View>(view), out,
                            pacxx::detail::is_filtered<typename std::decay<View>::type>{});
 }
@@ -145,6 +152,7 @@ template <class In, class Out,
           class = typename std::enable_if<!pacxx::is_queue<typename std::decay<In>::type>::value &&
                                           ranges::view_<typename std::decay<Out>::type>>::type>
 std::size_t copy(In &&in, Out &&out) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", in);
   return detail::copy_to_view(std::forward<In>(in), std::forward<Out>(out),
                               pacxx::detail::is_filtered<typename std::decay<In>::type>{});
 }

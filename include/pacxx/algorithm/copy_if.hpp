@@ -39,6 +39,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace pacxx {
@@ -297,6 +298,7 @@ auto select_exact(const char *name, const V &in, Sel sel) {
 template <class In, class Out, class Pred,
           class = typename std::enable_if<ranges::range<Out>>::type>
 std::size_t copy_if(In &&in, Out &&out, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy_if", in);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
   auto src = pacxx::detail::source_view(std::forward<In>(in));
@@ -312,6 +314,7 @@ std::size_t copy_if(In &&in, Out &&out, Pred pred) {
 template <class In, class Out, class Pred, class I,
           class = typename std::enable_if<ranges::range<Out> && std::is_integral<I>::value>::type>
 void copy_if(In &&in, Out &&out, Pred pred, I *count) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy_if", in);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
   auto src = pacxx::detail::source_view(std::forward<In>(in));
@@ -341,6 +344,7 @@ void copy_if(In &&in, Out &&out, Pred pred, I *count) {
 
 // A new gpu::vector holding exactly the elements of in for which pred is true.
 template <class In, class Pred> auto copy_if(In &&in, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy_if", in);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::copy_if: the predicate must be trivially copyable (capture values only)");
   return detail::select_exact("gpu::copy_if", pacxx::detail::source_view(std::forward<In>(in)),
@@ -352,6 +356,7 @@ template <class In, class Pred> auto copy_if(In &&in, Pred pred) {
 // clear): the true elements are written in place (safe, as in remove_if), the false
 // ones to pooled scratch, copied behind them afterwards (a device copy, not a launch).
 template <class T, class Pred> std::size_t stable_partition(vector<T> &v, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_partition", v);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::stable_partition: the predicate must be trivially copyable (capture "
                 "values only)");

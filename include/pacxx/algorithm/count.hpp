@@ -16,6 +16,7 @@
 #include "pacxx/algorithm/detail/functional.hpp"
 #include "pacxx/algorithm/reduce.hpp"
 #include "pacxx/detail/filtered.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -67,6 +68,7 @@ template <class Rng, class Pred> std::size_t count_where(Rng &&rng, Pred pred) {
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t count_if(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count_if", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::count_if: the predicate must be trivially copyable (capture values only)");
   return detail::count_where(std::forward<Rng>(rng), pred);
@@ -74,6 +76,7 @@ std::size_t count_if(Rng &&rng, Pred pred) {
 
 template <class Rng, class T, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t count(Rng &&rng, const T &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count", rng);
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu::count: the value must be device copyable (trivially copyable)");
   return detail::count_where(std::forward<Rng>(rng), detail::equal_to_value<T>{value});

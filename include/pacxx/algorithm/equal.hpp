@@ -11,6 +11,7 @@
 #include <range/v3/view/zip.hpp>
 
 #include "pacxx/algorithm/detail/find_first.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -25,6 +26,7 @@ template <class Pred> struct differ {
 
 template <class R1, class R2, class Pred = std::equal_to<>>
 bool equal(R1 &&r1, R2 &&r2, Pred pred = Pred{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::equal", r1);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::equal: the predicate must be trivially copyable (capture values only)");
   auto a = pacxx::detail::device_view(std::forward<R1>(r1));

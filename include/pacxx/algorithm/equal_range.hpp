@@ -10,6 +10,7 @@
 
 #include "pacxx/algorithm/detail/search_one.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -32,6 +33,7 @@ template <class T, class Comp> struct equal_range_search {
 
 template <class Rng, class T, class Comp = std::less<>>
 std::pair<std::size_t, std::size_t> equal_range(Rng &&sorted, const T &value, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::equal_range", sorted);
   static_assert(pacxx::is_device_copyable<Comp>::value && pacxx::is_device_copyable<T>::value,
                 "gpu::equal_range: the value and the comparison must be trivially copyable");
   auto v = pacxx::detail::device_view(std::forward<Rng>(sorted));

@@ -11,11 +11,13 @@
 
 #include "pacxx/algorithm/detail/find_first.hpp"
 #include "pacxx/algorithm/detail/functional.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t find_if(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::find_if", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::find_if: the predicate must be trivially copyable (capture values only)");
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
@@ -24,6 +26,7 @@ std::size_t find_if(Rng &&rng, Pred pred) {
 
 template <class Rng, class T, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t find(Rng &&rng, const T &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::find", rng);
   static_assert(pacxx::is_device_copyable<T>::value,
                 "gpu::find: the value must be device copyable (trivially copyable)");
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));

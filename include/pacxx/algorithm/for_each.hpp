@@ -12,6 +12,7 @@
 #include "pacxx/detail/filtered.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -45,6 +46,7 @@ template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type)
 } // namespace detail
 
 template <class Rng, class F> void for_each(Rng &&rng, F f) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::for_each", rng);
   static_assert(pacxx::is_device_copyable<F>::value,
                 "gpu::for_each: the function must be trivially copyable (capture values and "
                 "device pointers only)");
@@ -100,6 +102,7 @@ template <class V, class F> void for_each_view(const V &in, F f, std::false_type
 
 // gpu::fill(rng, value): every element becomes value.
 template <class Rng, class T> void fill(Rng &&rng, const T &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::fill", rng);
   gpu::for_each(std::forward<Rng>(rng), [value](auto &&x) { x = value; });
 }
 

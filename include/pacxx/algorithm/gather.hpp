@@ -26,6 +26,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -52,6 +53,7 @@ namespace gpu {
 namespace views {
 // The elements src[map[0]], src[map[1]], ...: a random-access view as long as map.
 template <class Src, class Map> auto gather(Src &&src, Map &&map) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gather", src);
   auto s = pacxx::detail::device_view(std::forward<Src>(src));
   auto m = pacxx::detail::device_view(std::forward<Map>(map));
   return ranges::views::transform(std::move(m), detail::gather_fn<decltype(s)>{std::move(s)});
@@ -60,6 +62,7 @@ template <class Src, class Map> auto gather(Src &&src, Map &&map) {
 
 // out[i] = src[map[i]] for i in [0, size(map)).
 template <class Map, class Src, class Out> void gather(Map &&map, Src &&src, Out &&out) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gather", map);
   auto m = pacxx::detail::device_view(std::forward<Map>(map));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
   // An unbounded map (view::repeat(i)) fills the output.
@@ -74,6 +77,7 @@ template <class Map, class Src, class Out> void gather(Map &&map, Src &&src, Out
 
 // out[map[i]] = in[i] for i in [0, size(in)).
 template <class In, class Map, class Out> void scatter(In &&in, Map &&map, Out &&out) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter", in);
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto m = pacxx::detail::device_view(std::forward<Map>(map));
   // An unbounded input (view::repeat(x)) is as long as the map.

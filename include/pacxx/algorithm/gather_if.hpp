@@ -14,6 +14,7 @@
 #include "pacxx/algorithm/scatter_if.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -29,6 +30,7 @@ template <class Pred> struct gather_if_body {
 
 template <class M, class S, class Src, class Out, class Pred = detail::as_bool>
 void gather_if(M &&map, S &&stencil, Src &&src, Out &&out, Pred pred = Pred{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gather_if", map);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::gather_if: the predicate must be trivially copyable (capture values only)");
   auto m = pacxx::detail::device_view(std::forward<M>(map));

@@ -37,6 +37,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/stage.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -155,6 +156,7 @@ inline std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) 
 
 template <class Rng, class T>
 gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lower, T upper) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::histogram_even", rng);
   static_assert(std::is_arithmetic<T>::value,
                 "gpu::histogram_even: lower and upper must be numbers (the samples' type)");
   using P = pacxx::policy::histogram;

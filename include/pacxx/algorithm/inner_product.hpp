@@ -14,6 +14,7 @@
 
 #include "pacxx/algorithm/transform_reduce.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -39,6 +40,7 @@ template <class A, class B> auto zip_n(A a, B b, std::size_t n, std::true_type) 
 
 template <class R1, class R2, class T, class Op1 = std::plus<>, class Op2 = std::multiplies<>>
 T inner_product(R1 &&r1, R2 &&r2, T init, Op1 op1 = Op1{}, Op2 op2 = Op2{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inner_product", r1);
   static_assert(pacxx::is_device_copyable<Op1>::value && pacxx::is_device_copyable<Op2>::value,
                 "gpu::inner_product: the operations must be trivially copyable (capture "
                 "values only)");

@@ -10,6 +10,7 @@
 #include "pacxx/algorithm/any_all_none_of.hpp"
 #include "pacxx/algorithm/is_sorted.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -23,6 +24,7 @@ template <class Pred> struct breaks_partition {
 } // namespace detail
 
 template <class Rng, class Pred> bool is_partitioned(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_partitioned", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::is_partitioned: the predicate must be trivially copyable (capture values "
                 "only)");

@@ -14,6 +14,7 @@
 #include "pacxx/algorithm/any_all_none_of.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -33,6 +34,7 @@ template <class Comp> struct descends {
 } // namespace detail
 
 template <class Rng, class Comp = std::less<>> bool is_sorted(Rng &&rng, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_sorted", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::is_sorted: the comparison must be trivially copyable (capture values only)");
   auto v = pacxx::detail::device_view(std::forward<Rng>(rng));

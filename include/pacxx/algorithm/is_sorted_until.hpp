@@ -9,11 +9,13 @@
 
 #include "pacxx/algorithm/detail/find_first.hpp"
 #include "pacxx/algorithm/is_sorted.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class Rng, class Comp = std::less<>>
 std::size_t is_sorted_until(Rng &&rng, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_sorted_until", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::is_sorted_until: the comparison must be trivially copyable (capture "
                 "values only)");

@@ -22,6 +22,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -83,6 +84,7 @@ void merge_views(const VA &a, std::size_t na, const VB &b, std::size_t nb, const
 
 template <class A, class B, class Out, class Comp = std::less<>>
 void merge(A &&a_in, B &&b_in, Out &&out_in, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::merge", a_in);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::merge: the comparison must be trivially copyable (capture values only)");
   auto a = pacxx::detail::device_view(std::forward<A>(a_in));

@@ -13,12 +13,14 @@
 
 #include "pacxx/algorithm/detail/arg_reduce.hpp"
 #include "pacxx/algorithm/detail/functional.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class Rng, class Comp = std::less<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 std::pair<std::size_t, std::size_t> minmax_element(Rng &&rng, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::minmax_element", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::minmax_element: the comparison must be trivially copyable (capture "
                 "values only)");

@@ -12,11 +12,13 @@
 
 #include "pacxx/algorithm/detail/find_first.hpp"
 #include "pacxx/algorithm/equal.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class R1, class R2, class Pred = std::equal_to<>>
 std::pair<std::size_t, std::size_t> mismatch(R1 &&r1, R2 &&r2, Pred pred = Pred{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::mismatch", r1);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::mismatch: the predicate must be trivially copyable (capture values only)");
   auto a = pacxx::detail::device_view(std::forward<R1>(r1));

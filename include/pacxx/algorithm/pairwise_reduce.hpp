@@ -33,11 +33,13 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class Outer, class Inner, class Out, class T, class Op, class F>
 void pairwise_reduce(Outer &&outer, Inner &&inner, Out &&out, T init, Op op, F f) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::pairwise_reduce", outer);
   static_assert(pacxx::is_device_copyable<Op>::value && pacxx::is_device_copyable<F>::value,
                 "gpu::pairwise_reduce: the operation and the pair function must be trivially "
                 "copyable (capture values and device pointers only)");

@@ -30,6 +30,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/stage.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -171,6 +172,7 @@ template <class T, class Rng, class Op> T reduce_any(Rng &&rng, T init, Op op, s
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 T reduce(Rng &&rng, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce", rng);
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::reduce: the operation must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value, "gpu::reduce: T must be device copyable");

@@ -24,6 +24,7 @@
 #include "pacxx/algorithm/reduce.hpp"
 #include "pacxx/algorithm/transform_reduce.hpp"
 #include "pacxx/queue.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -87,6 +88,7 @@ void finish_on_device(const T *partials, std::size_t m, T init, Op op, T *out) {
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<T> reduce_async(Rng &&rng, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_async", rng);
   static_assert(
       pacxx::is_device_copyable<Op>::value,
       "gpu::reduce_async: the operation must be trivially copyable (capture values only)");
@@ -99,6 +101,7 @@ template <class Rng, class T, class ReduceOp, class TransformOp,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<T> transform_reduce_async(Rng &&rng, T init, ReduceOp reduce_op,
                                         TransformOp transform_op) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_reduce_async", rng);
   static_assert(pacxx::is_device_copyable<ReduceOp>::value &&
                     pacxx::is_device_copyable<TransformOp>::value,
                 "gpu::transform_reduce_async: the operations must be trivially copyable");
@@ -110,6 +113,7 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, ReduceOp reduce_op,
 
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<std::size_t> count_if_async(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count_if_async", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::count_if_async: the predicate must be trivially copyable");
   return detail::transform_reduce_async(std::forward<Rng>(rng), std::size_t(0), std::plus<>{},
@@ -120,6 +124,7 @@ pacxx::future<std::size_t> count_if_async(Rng &&rng, Pred pred) {
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 void reduce_to(Rng &&rng, T *out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_to", rng);
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::reduce_to: the operation must be trivially copyable (capture values only)");
   static_assert(pacxx::is_device_copyable<T>::value, "gpu::reduce_to: T must be device copyable");
@@ -136,6 +141,7 @@ void reduce_to(Rng &&rng, T *out, T init, Op op = Op{}) {
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 void reduce_to(Rng &&rng, detail::vector_iterator<T> out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_to", rng);
   gpu::reduce_to(std::forward<Rng>(rng), out.get(), init, op);
 }
 

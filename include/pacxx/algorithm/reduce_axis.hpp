@@ -39,6 +39,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/shared_memory.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/view/md.hpp"
 
 namespace gpu {
@@ -279,16 +280,19 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
 
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_axis(In &&in, unsigned axis, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_axis", in);
   detail::reduce_axis_of("gpu::reduce_axis", std::forward<In>(in), axis, std::forward<Out>(out),
                          init, op);
 }
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_rows(In &&in, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_rows", in);
   detail::reduce_axis_of("gpu::reduce_rows", std::forward<In>(in), 0u, std::forward<Out>(out), init,
                          op);
 }
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_columns(In &&in, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_columns", in);
   detail::reduce_axis_of("gpu::reduce_columns", std::forward<In>(in), 1u, std::forward<Out>(out),
                          init, op);
 }

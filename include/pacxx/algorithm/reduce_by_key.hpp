@@ -61,6 +61,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -268,6 +269,7 @@ std::size_t reduce_by_key_as(const char *name, K &&keys_in, V &&values_in, OK &&
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>, class Op = std::plus<>>
 std::size_t reduce_by_key(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{},
                           Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_by_key", keys);
   return detail::reduce_by_key_as("gpu::reduce_by_key", std::forward<K>(keys),
                                   std::forward<V>(values), std::forward<OK>(out_keys),
                                   std::forward<OV>(out_values), eq, op);

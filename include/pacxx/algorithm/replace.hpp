@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "pacxx/algorithm/for_each.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -23,12 +24,14 @@ template <class T> struct equals {
 } // namespace detail
 
 template <class Rng, class Pred, class T> void replace_if(Rng &&rng, Pred pred, const T &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_if", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value && pacxx::is_device_copyable<T>::value,
                 "gpu::replace_if: the predicate and the value must be trivially copyable");
   gpu::for_each(std::forward<Rng>(rng), detail::replace_where<Pred, T>{pred, value});
 }
 
 template <class Rng, class T, class U> void replace(Rng &&rng, const T &old_value, const U &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace", rng);
   gpu::replace_if(std::forward<Rng>(rng), detail::equals<T>{old_value}, value);
 }
 

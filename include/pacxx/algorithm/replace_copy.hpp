@@ -8,6 +8,7 @@
 
 #include "pacxx/algorithm/replace.hpp"
 #include "pacxx/algorithm/transform.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -24,6 +25,7 @@ template <class Pred, class T> struct replaced {
 
 template <class In, class Out, class Pred, class T>
 void replace_copy_if(In &&in, Out &&out, Pred pred, const T &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_copy_if", in);
   static_assert(pacxx::is_device_copyable<Pred>::value && pacxx::is_device_copyable<T>::value,
                 "gpu::replace_copy_if: the predicate and the value must be trivially copyable");
   gpu::transform(std::forward<In>(in), std::forward<Out>(out),
@@ -32,6 +34,7 @@ void replace_copy_if(In &&in, Out &&out, Pred pred, const T &value) {
 
 template <class In, class Out, class T, class U>
 void replace_copy(In &&in, Out &&out, const T &old_value, const U &value) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_copy", in);
   gpu::replace_copy_if(std::forward<In>(in), std::forward<Out>(out), detail::equals<T>{old_value},
                        value);
 }

@@ -32,6 +32,7 @@
 #include "pacxx/algorithm/reduce_by_key.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/transform_output.hpp"
 #include "pacxx/vector.hpp"
 
@@ -39,6 +40,7 @@ namespace gpu {
 
 template <class In, class OU, class OC, class Eq = std::equal_to<>>
 std::size_t run_length_encode(In &&in, OU &&out_unique, OC &&out_counts, Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::run_length_encode", in);
   auto counts = pacxx::detail::device_view(std::forward<OC>(out_counts));
   using C = ranges::range_value_t<decltype(counts)>;
   return detail::reduce_by_key_as("gpu::run_length_encode", std::forward<In>(in),
@@ -77,6 +79,7 @@ template <class O, class L> struct as_extent {
 template <class In, class OO, class OL, class Eq = std::equal_to<>>
 std::size_t run_length_encode_non_trivial(In &&in, OO &&out_offsets, OL &&out_lengths,
                                           Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::run_length_encode_non_trivial", in);
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::run_length_encode_non_trivial: the comparison must be trivially copyable "
                 "(capture values only)");

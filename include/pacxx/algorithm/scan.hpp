@@ -30,6 +30,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -80,6 +81,7 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
 template <class In, class Out, class Op = std::plus<>,
           class = typename std::enable_if<!detail::is_deterministic_tag<In>::value>::type>
 void inclusive_scan(In &&in, Out &&out, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inclusive_scan", in);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::forward<In>(in)))>;
   detail::scan<T, false, false>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out),
                                 T{}, op);
@@ -89,6 +91,7 @@ void inclusive_scan(In &&in, Out &&out, Op op = Op{}) {
 template <class In, class Out, class T, class Op = std::plus<>,
           class = typename std::enable_if<!detail::is_deterministic_tag<In>::value>::type>
 void exclusive_scan(In &&in, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::exclusive_scan", in);
   detail::scan<T, true, false>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out),
                                init, op);
 }
@@ -96,12 +99,14 @@ void exclusive_scan(In &&in, Out &&out, T init, Op op = Op{}) {
 // The same, deterministic: the same bits on every run.
 template <class In, class Out, class Op = std::plus<>>
 void inclusive_scan(deterministic_t, In &&in, Out &&out, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inclusive_scan", in);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::forward<In>(in)))>;
   detail::scan<T, false, true>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out),
                                T{}, op);
 }
 template <class In, class Out, class T, class Op = std::plus<>>
 void exclusive_scan(deterministic_t, In &&in, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::exclusive_scan", in);
   detail::scan<T, true, true>("gpu::exclusive_scan", std::forward<In>(in), std::forward<Out>(out),
                               init, op);
 }

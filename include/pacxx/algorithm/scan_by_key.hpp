@@ -32,6 +32,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -138,6 +139,7 @@ void scan_by_key(const char *name, K &&keys_in, V &&values_in, O &&out_in, T ini
 template <class K, class V, class O, class Eq = std::equal_to<>, class Op = std::plus<>,
           class = typename std::enable_if<!detail::is_deterministic_tag<K>::value>::type>
 void inclusive_scan_by_key(K &&keys, V &&values, O &&out, Eq eq = Eq{}, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inclusive_scan_by_key", keys);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<V>()))>;
   detail::scan_by_key<T, false, false>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
                                        std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
@@ -148,6 +150,7 @@ void inclusive_scan_by_key(K &&keys, V &&values, O &&out, Eq eq = Eq{}, Op op = 
 template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>,
           class = typename std::enable_if<!detail::is_deterministic_tag<K>::value>::type>
 void exclusive_scan_by_key(K &&keys, V &&values, O &&out, T init, Eq eq = Eq{}, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::exclusive_scan_by_key", keys);
   detail::scan_by_key<T, true, false>("gpu::exclusive_scan_by_key", std::forward<K>(keys),
                                       std::forward<V>(values), std::forward<O>(out), init, eq, op);
 }
@@ -156,6 +159,7 @@ void exclusive_scan_by_key(K &&keys, V &&values, O &&out, T init, Eq eq = Eq{}, 
 template <class K, class V, class O, class Eq = std::equal_to<>, class Op = std::plus<>>
 void inclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, Eq eq = Eq{},
                            Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inclusive_scan_by_key", keys);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<V>()))>;
   detail::scan_by_key<T, false, true>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
                                       std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
@@ -163,6 +167,7 @@ void inclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, Eq eq
 template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>>
 void exclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, T init, Eq eq = Eq{},
                            Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::exclusive_scan_by_key", keys);
   detail::scan_by_key<T, true, true>("gpu::exclusive_scan_by_key", std::forward<K>(keys),
                                      std::forward<V>(values), std::forward<O>(out), init, eq, op);
 }

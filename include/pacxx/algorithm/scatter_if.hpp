@@ -12,6 +12,7 @@
 #include "pacxx/algorithm/detail/indexed.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -42,6 +43,7 @@ inline void check_map_stencil(const char *name, std::size_t n, std::size_t map,
 
 template <class V, class M, class S, class Out, class Pred = detail::as_bool>
 void scatter_if(V &&values, M &&map, S &&stencil, Out &&out, Pred pred = Pred{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_if", values);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::scatter_if: the predicate must be trivially copyable (capture values only)");
   auto v = pacxx::detail::device_view(std::forward<V>(values));

@@ -51,6 +51,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -204,6 +205,7 @@ void fold_targets(const KV &keys, const VV &vals, const R &out, std::size_t n, s
 
 template <class Values, class Map, class Out, class Op>
 void scatter_reduce(Values &&values, Map &&map, Out &&out, Op op) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_reduce", values);
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::scatter_reduce: the operation must be trivially copyable (capture values "
                 "and device pointers only)");
@@ -240,6 +242,7 @@ void scatter_reduce(Values &&values, Map &&map, Out &&out, Op op) {
 
 template <class Values, class Map, class Out, class Op>
 void scatter_reduce(atomic_t, Values &&values, Map &&map, Out &&out, Op) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_reduce", values);
   const char *name = "gpu::scatter_reduce(gpu::atomic, ...)";
   auto in = pacxx::detail::device_view(std::forward<Values>(values));
   auto mp = pacxx::detail::device_view(std::forward<Map>(map));

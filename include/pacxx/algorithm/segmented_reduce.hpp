@@ -34,6 +34,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -171,6 +172,7 @@ void reduce_segments_by_block(const V &values, const O &offsets, const R &out, s
 
 template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
 void segmented_reduce(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_reduce", values);
   static_assert(pacxx::is_device_copyable<Op>::value,
                 "gpu::segmented_reduce: the operation must be trivially copyable (capture "
                 "values and device pointers only)");

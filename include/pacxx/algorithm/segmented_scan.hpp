@@ -38,6 +38,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -171,6 +172,7 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
 
 template <class Values, class Offsets, class Out, class Op = std::plus<>>
 void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_inclusive_scan", values);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<Values>()))>;
   detail::segmented_scan<T, false>("gpu::segmented_inclusive_scan", std::forward<Values>(values),
                                    std::forward<Offsets>(offsets), std::forward<Out>(out), T(), op);
@@ -178,6 +180,7 @@ void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op 
 
 template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
 void segmented_exclusive_scan(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_exclusive_scan", values);
   detail::segmented_scan<T, true>("gpu::segmented_exclusive_scan", std::forward<Values>(values),
                                   std::forward<Offsets>(offsets), std::forward<Out>(out), init, op);
 }

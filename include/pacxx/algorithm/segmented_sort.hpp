@@ -43,6 +43,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/shared_memory.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -377,6 +378,7 @@ std::size_t checked_sort_segments(const char *name, const KV &keys, const O &off
 
 template <class Keys, class Offsets, class Comp = std::less<>>
 void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_sort", keys);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::segmented_sort: the comparison must be trivially copyable (capture "
                 "values only)");
@@ -389,6 +391,7 @@ void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
 
 template <class Keys, class Values, class Offsets, class Comp = std::less<>>
 void segmented_sort_by_key(Keys &&keys, Values &&values, Offsets &&offsets, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_sort_by_key", keys);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::segmented_sort_by_key: the comparison must be trivially copyable "
                 "(capture values only)");

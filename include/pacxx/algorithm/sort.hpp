@@ -46,6 +46,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -302,6 +303,7 @@ template <class K, class V> void check_values(const char *name, vector<K> &keys,
 template <class K, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(vector<K> &v, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort", v);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::sort: the comparison must be trivially copyable (capture values only)");
   detail::sort_pairs("gpu::sort", v.data(), static_cast<detail::no_values *>(nullptr), v.size(), 0,
@@ -311,12 +313,14 @@ void sort(vector<K> &v, Comp comp) {
 template <class K, class Comp, class Proj,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(vector<K> &v, Comp comp, Proj proj) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort", v);
   static_assert(pacxx::is_device_copyable<Proj>::value,
                 "gpu::sort: the projection must be trivially copyable (capture values only)");
   sort(v, detail::projected<Comp, Proj>{comp, proj});
 }
 template <class K> void sort(vector<K> &v) { sort(v, std::less<>{}); }
 template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort", v);
   detail::sort_pairs<K, detail::no_values>("gpu::sort", v.data(), nullptr, v.size(), begin_bit,
                                            end_bit, std::integral_constant<int, 1>{});
 }
@@ -327,6 +331,7 @@ template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
 template <class View, class Comp, class = detail::if_values_view<View>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(View &&v, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort", v);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::sort: the comparison must be trivially copyable (capture values only)");
   detail::sort_view(std::forward<View>(v), comp);
@@ -337,6 +342,7 @@ template <class View, class = detail::if_values_view<View>> void sort(View &&v) 
 template <class View, class Comp, class = detail::if_values_view<View>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void stable_sort(View &&v, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_sort", v);
   sort(std::forward<View>(v), comp);
 }
 template <class View, class = detail::if_values_view<View>> void stable_sort(View &&v) {
@@ -345,6 +351,7 @@ template <class View, class = detail::if_values_view<View>> void stable_sort(Vie
 
 template <class K, class Comp> void stable_sort(vector<K> &v, Comp comp) { sort(v, comp); }
 template <class K, class Comp, class Proj> void stable_sort(vector<K> &v, Comp comp, Proj proj) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_sort", v);
   sort(v, comp, proj);
 }
 template <class K> void stable_sort(vector<K> &v) { sort(v, std::less<>{}); }
@@ -352,6 +359,7 @@ template <class K> void stable_sort(vector<K> &v) { sort(v, std::less<>{}); }
 template <class K, class V, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   static_assert(
       pacxx::is_device_copyable<Comp>::value,
       "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
@@ -361,6 +369,7 @@ void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
                      detail::radix_order_t<Comp, K>{});
 }
 template <class K, class V> void sort_by_key(vector<K> &keys, vector<V> &values) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   sort_by_key(keys, values, std::less<>{});
 }
 // values: a writable view of tuples, e.g. view::zip(a, b) of gpu::vectors (structures of
@@ -368,6 +377,7 @@ template <class K, class V> void sort_by_key(vector<K> &keys, vector<V> &values)
 template <class K, class View, class Comp, class = detail::if_values_view<View>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort_by_key(vector<K> &keys, View &&values, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   static_assert(
       pacxx::is_device_copyable<Comp>::value,
       "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
@@ -375,6 +385,7 @@ void sort_by_key(vector<K> &keys, View &&values, Comp comp) {
 }
 template <class K, class View, class = detail::if_values_view<View>>
 void sort_by_key(vector<K> &keys, View &&values) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   detail::sort_by_key_view("gpu::sort_by_key", keys, std::forward<View>(values), std::less<>{});
 }
 // keys: a writable view (reverse, slice, stride, zip ... of gpu::vectors); values a
@@ -382,6 +393,7 @@ void sort_by_key(vector<K> &keys, View &&values) {
 template <class KeysView, class Values, class Comp, class = detail::if_values_view<KeysView>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort_by_key(KeysView &&keys, Values &&values, Comp comp) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   static_assert(
       pacxx::is_device_copyable<Comp>::value,
       "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
@@ -390,11 +402,13 @@ void sort_by_key(KeysView &&keys, Values &&values, Comp comp) {
 }
 template <class KeysView, class Values, class = detail::if_values_view<KeysView>>
 void sort_by_key(KeysView &&keys, Values &&values) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   detail::sort_view_by_key("gpu::sort_by_key", std::forward<KeysView>(keys),
                            std::forward<Values>(values), std::less<>{});
 }
 template <class K, class V>
 void sort_by_key(vector<K> &keys, vector<V> &values, int begin_bit, int end_bit) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   const char *name = "gpu::sort_by_key";
   detail::check_values(name, keys, values);
   detail::sort_pairs<K, V>(name, keys.data(), values.data(), keys.size(), begin_bit, end_bit,

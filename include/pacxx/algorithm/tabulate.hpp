@@ -10,6 +10,7 @@
 
 #include "pacxx/algorithm/detail/indexed.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -27,6 +28,7 @@ template <class T> struct sequence_fn {
 } // namespace detail
 
 template <class Out, class F> void tabulate(Out &&out, F f) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::tabulate", out);
   static_assert(pacxx::is_device_copyable<F>::value,
                 "gpu::tabulate: the function must be trivially copyable (capture values only)");
   auto o = pacxx::detail::device_view(std::forward<Out>(out));
@@ -37,6 +39,7 @@ template <class Out, class F> void tabulate(Out &&out, F f) {
 template <class Out, class T = ranges::range_value_t<
                          decltype(pacxx::detail::device_view(std::declval<Out>()))>>
 void sequence(Out &&out, T init = T(0), T step = T(1)) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sequence", out);
   gpu::tabulate(std::forward<Out>(out), detail::sequence_fn<T>{init, step});
 }
 

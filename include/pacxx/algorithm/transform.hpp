@@ -13,6 +13,7 @@
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -73,6 +74,7 @@ void transform_views(const S &src, const D &dst, F f, std::false_type);
 } // namespace detail
 
 template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform", in);
   static_assert(pacxx::is_device_copyable<F>::value,
                 "gpu::transform: the function must be trivially copyable (capture values "
                 "and device pointers only)");

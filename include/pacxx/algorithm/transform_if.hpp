@@ -11,6 +11,7 @@
 #include "pacxx/algorithm/detail/indexed.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -47,12 +48,14 @@ void transform_if_views(In &&in_rng, St &&stencil_rng, Out &&out_rng, Op op, Pre
 
 template <class In, class Out, class Op, class Pred>
 void transform_if(In &&in, Out &&out, Op op, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_if", in);
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   detail::transform_if_views(src, src, std::forward<Out>(out), op, pred);
 }
 
 template <class In, class St, class Out, class Op, class Pred>
 void transform_if(In &&in, St &&stencil, Out &&out, Op op, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_if", in);
   detail::transform_if_views(std::forward<In>(in), std::forward<St>(stencil),
                              std::forward<Out>(out), op, pred);
 }

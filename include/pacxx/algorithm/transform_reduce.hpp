@@ -12,6 +12,7 @@
 
 #include "pacxx/algorithm/detail/functional.hpp"
 #include "pacxx/algorithm/reduce.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -28,6 +29,7 @@ template <class F> struct ignore_index {
 template <class Rng, class T, class ReduceOp, class TransformOp,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 T transform_reduce(Rng &&rng, T init, ReduceOp reduce_op, TransformOp transform_op) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_reduce", rng);
   static_assert(pacxx::is_device_copyable<ReduceOp>::value,
                 "gpu::transform_reduce: the reduce operation must be trivially copyable "
                 "(capture values only)");

@@ -20,10 +20,12 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/shared_memory.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class In, class Out> void transpose(In &&in, Out &&out) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transpose", in);
   auto src = pacxx::detail::device_view(std::forward<In>(in));
   auto dst = pacxx::detail::device_view(std::forward<Out>(out));
   using S = decltype(src);

@@ -23,6 +23,7 @@
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -38,6 +39,7 @@ template <class Eq> struct keys_equal {
 
 template <class K, class V, class Eq = std::equal_to<>>
 std::size_t unique_by_key(vector<K> &keys, vector<V> &values, Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_by_key", keys);
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::unique_by_key: the comparison must be trivially copyable (capture values "
                 "only)");
@@ -57,6 +59,7 @@ std::size_t unique_by_key(vector<K> &keys, vector<V> &values, Eq eq = Eq{}) {
 
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>>
 std::size_t unique_by_key_copy(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_by_key_copy", keys);
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::unique_by_key_copy: the comparison must be trivially copyable (capture "
                 "values only)");

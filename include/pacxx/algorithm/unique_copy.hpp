@@ -11,11 +11,13 @@
 
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class In, class Out, class Eq = std::equal_to<>>
 std::size_t unique_copy(In &&in, Out &&out, Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_copy", in);
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::unique_copy: the comparison must be trivially copyable (capture values "
                 "only)");

@@ -14,10 +14,12 @@
 #include "pacxx/algorithm/count.hpp"
 #include "pacxx/algorithm/reduce_by_key.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class Rng, class Eq = std::equal_to<>> std::size_t unique_count(Rng &&rng, Eq eq = Eq{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_count", rng);
   static_assert(pacxx::is_device_copyable<Eq>::value,
                 "gpu::unique_count: the comparison must be trivially copyable (capture values "
                 "only)");

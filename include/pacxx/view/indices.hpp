@@ -23,6 +23,7 @@
 namespace gpu {
 namespace views {
 
+// The coordinates of a 1D, 2D or 3D index space, x fastest (what views::indices makes).
 template <class Rank> class indices_view : public ranges::view_facade<indices_view<Rank>> {
   friend ranges::range_access;
   std::size_t e_[3] = {0, 1, 1};
@@ -59,13 +60,19 @@ template <class Rank> class indices_view : public ranges::view_facade<indices_vi
   cursor end_cursor() const { return {divmod(e_[0], size()), divmod(e_[1], size()), size()}; }
 
 public:
-  static constexpr std::size_t rank = Rank::value;
+  static constexpr std::size_t rank = Rank::value; // 1, 2 or 3
   indices_view() = default;
+  // The w by h by d coordinates (h and d are 1 below rank 2 and 3).
   indices_view(std::size_t w, std::size_t h, std::size_t d) : e_{w, h, d} {}
+  // The number of coordinates, w * h * d.
   std::size_t size() const noexcept { return e_[0] * e_[1] * e_[2]; }
+  // The extent along x.
   std::size_t width() const noexcept { return e_[0]; }
+  // The extent along y (1 below rank 2).
   std::size_t height() const noexcept { return e_[1]; }
+  // The extent along z (1 below rank 3).
   std::size_t depth() const noexcept { return e_[2]; }
+  // Extent k (0: x, 1: y, 2: z); 1 for an axis beyond the rank.
   std::size_t extent(std::size_t k) const noexcept { return k < 3 ? e_[k] : 1; }
   // The same index space with extents (w, h, d) (md_view::with_extents).
   indices_view with_extents(std::size_t w, std::size_t h, std::size_t d) const noexcept {
@@ -105,8 +112,11 @@ indices_view<std::integral_constant<std::size_t, D>> make_indices(std::size_t w,
 }
 } // namespace detail
 
+// The indices 0 .. w-1.
 inline auto indices(std::size_t w) { return detail::make_indices<1>(w, 1, 1); }
+// The coordinates (x, y) of a w by h grid, as pacxx::index2, x fastest.
 inline auto indices(std::size_t w, std::size_t h) { return detail::make_indices<2>(w, h, 1); }
+// The coordinates (x, y, z) of a w by h by d grid, as pacxx::index3, x fastest.
 inline auto indices(std::size_t w, std::size_t h, std::size_t d) {
   return detail::make_indices<3>(w, h, d);
 }

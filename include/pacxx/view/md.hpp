@@ -198,20 +198,25 @@ class md_view : public ranges::view_facade<md_view<V, Rank, Layout>> {
   }
 
 public:
-  static constexpr std::size_t rank = Rank::value;
-  using layout = Layout;
-  using base_view = V;
+  static constexpr std::size_t rank = Rank::value; // 1, 2 or 3
+  using layout = Layout;                           // how coordinates map to the range
+  using base_view = V;                             // the range indexed
 
   md_view() = default;
 
+  // The extent along x.
   std::size_t width() const noexcept { return shape_.e[0]; }
+  // The extent along y (1 below rank 2).
   std::size_t height() const noexcept { return shape_.e[1]; }
+  // The extent along z (1 below rank 3).
   std::size_t depth() const noexcept { return shape_.e[2]; }
   // Extent k (0: x, 1: y, 2: z); 1 for an axis beyond the rank.
   std::size_t extent(std::size_t k) const noexcept { return k < 3 ? shape_.e[k] : 1; }
+  // The number of elements, width() * height() * depth().
   std::size_t size() const noexcept { return shape_.e[0] * shape_.e[1] * shape_.e[2]; }
-  // The range the view indexes, and where element (0, 0, 0) is in it.
+  // The range the view indexes.
   V base() const { return base_; }
+  // Where element (0, 0, 0) is in base().
   std::size_t offset() const noexcept { return shape_.off; }
 
   // Element (x, y, z), unchecked. The coordinates an axis beyond the rank has are 0.
@@ -239,6 +244,7 @@ public:
   auto iterator_at(std::size_t x, std::size_t y, std::size_t z) const {
     return ranges::begin(base_) + static_cast<base_difference>(offset_of::at(shape_, x, y, z));
   }
+  // Writes the view's strides into s (see iterator_at).
   void strides(std::ptrdiff_t (&s)[3]) const noexcept { offset_of::strides(shape_, s); }
 
   // Row y (of plane z): a 1D view of width() elements.
@@ -336,11 +342,13 @@ template <class R> auto md(R &&range, std::size_t w) {
   return detail::md_of<1>(std::forward<R>(range), e, "gpu::md",
                           detail::is_md_view<typename std::decay<R>::type>{});
 }
+// range as a w by h matrix (row-major, x fastest); w * h must be the range's size.
 template <class R> auto md(R &&range, std::size_t w, std::size_t h) {
   const std::size_t e[3] = {w, h, 1};
   return detail::md_of<2>(std::forward<R>(range), e, "gpu::md",
                           detail::is_md_view<typename std::decay<R>::type>{});
 }
+// range as a w by h by d array (x fastest); w * h * d must be the range's size.
 template <class R> auto md(R &&range, std::size_t w, std::size_t h, std::size_t d) {
   const std::size_t e[3] = {w, h, d};
   return detail::md_of<3>(std::forward<R>(range), e, "gpu::md",
