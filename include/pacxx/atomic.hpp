@@ -20,11 +20,12 @@ template <class T> struct is_atomic_int {
 };
 
 template <class T> struct is_atomic_type {
-  static constexpr bool value = is_atomic_int<T>::value || std::is_same<T, float>::value;
+  static constexpr bool value =
+      is_atomic_int<T>::value || std::is_same<T, float>::value || std::is_same<T, double>::value;
 };
 
 template <class T> using atomic_t = typename std::enable_if<is_atomic_type<T>::value, T>::type;
-// The float overloads of min/max/exchange/cas are separate functions below.
+// The float and double overloads of min/max/exchange/cas are separate functions below.
 template <class T> using atomic_int_t = typename std::enable_if<is_atomic_int<T>::value, T>::type;
 
 inline unsigned float_bits(float f) {

