@@ -1,8 +1,7 @@
-// End-to-end: gpu::half and gpu::bfloat16 (issue 38, item 7) and the double atomics'
-// companions: conversions on the host and in kernels (round to nearest even, against the
-// compiler's _Float16 where it has one, and against every one of the 65536 bit
-// patterns back and forth), transform, reduce (in float), sort and sort_by_key (radix,
-// ascending and descending), top_k, on PoCL.
+// End-to-end: gpu::half and gpu::bfloat16 (issue 38, item 7): conversions on the host
+// and in kernels (round to nearest even, against the compiler's _Float16 where it has one,
+// and every one of the 65536 bit patterns back and forth), transform, reduce (in
+// double), sort and sort_by_key (radix, ascending and descending), top_k, on PoCL.
 #include "test_support.hpp"
 
 #include <pacxx/half.hpp>
@@ -24,7 +23,6 @@ namespace view = ranges::views;
 
 namespace {
 
-using pacxx_test::big;
 using pacxx_test::prime;
 
 std::uint32_t bits(float f) {
@@ -106,7 +104,8 @@ TEST(Half, HostConversionsRoundToNearestEven) {
 }
 
 TEST(Half, KernelsConvertTransformReduceSort) {
-  for (std::size_t n : {std::size_t(0), std::size_t(1), prime, big}) {
+  // (65537, not 2^20 + 3: the sorts at that size cost most of a minute on PoCL.)
+  for (std::size_t n : {std::size_t(0), std::size_t(1), prime, std::size_t(65537)}) {
     const std::vector<float> h = probe_floats(n);
     gpu::vector<float> x = gpu::copy(h);
     gpu::vector<gpu::half> hv(n);
