@@ -12,6 +12,15 @@
 //                        DevicePartition::If writes both parts into one output
 //   set_intersection     two sorted int ranges of n / 2 each, values in [0, n) (bytes:
 //                        read n, write the result); Thrust only (CUB has none)
+//   partition_three_way  floats < -0.25 / > 0.25 / the rest (bytes: read n, write n);
+//                        CUB's DevicePartition::If with two predicates
+//   top_k/K              the K = 1, 100, 10000 largest floats with gpu::top_k (bytes: read
+//                        n), beside sorting all n descending (gpu::sort of a device copy,
+//                        CUB SortKeysDescending into a second buffer): the goal is >= 2x
+//                        the whole sort. The toolkit's CUB (CUDA 13) has no DeviceTopK.
+//   nth_element          the median of a device copy of the floats (bytes: read n)
+//   shuffle              a random permutation of the floats in place (bytes: read n,
+//                        write n), Thrust's shuffle beside it
 #include <pacxx/pacxx.hpp>
 
 #include <benchmark/benchmark.h>
@@ -20,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -250,6 +260,117 @@ void set_intersection_thrust(benchmark::State &state) {
       inter_ok, 4 * n_of(state) + 4 * (data(state.range(0)).h_inter.size()));
 }
 
+// ---- partition_three_way
+bool three_ok(inputs &d, std::size_t c) {
+  return c == static_cast<std::size_t>(
+                  std::count_if(d.hf.begin(), d.hf.end(), [](float v) { return v < -0.25f; }));
+}
+struct below_quarter {
+  bool operator()(float v) const { return v < -0.25f; }
+};
+struct above_quarter {
+  bool operator()(float v) const { return v > 0.25f; }
+};
+void partition_three_way_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return gpu::partition_copy(d.f, d.out_f, d.out_f2, d.values, below_quarter{},
+                                   above_quarter{})
+            .first;
+      },
+      three_ok, 8 * n_of(state));
+}
+void partition_three_way_cub(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        return cub_partition_three_way(d.f.data(), d.out_f.data(), d.out_f2.data(), d.values.data(),
+                                       d.n);
+      },
+      three_ok, 8 * n_of(state));
+}
+
+// ---- top_k, nth_element and the whole sort they must beat
+const std::vector<float> &descending(inputs &d) {
+  static std::map<std::size_t, std::vector<float>> all;
+  auto &v = all[d.n];
+  if (v.empty()) {
+    v = d.hf;
+    std::sort(v.begin(), v.end(), std::greater<float>());
+  }
+  return v;
+}
+template <int K> void top_k_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        gpu::top_k(d.f, K, d.out_f);
+        return 0;
+      },
+      [](inputs &d, int) { return same(d.out_f, descending(d), K); }, 4 * n_of(state));
+}
+void sort_whole_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        pacxx::detail::copy_on_device(d.out_f.data(), d.f.data(), d.n * sizeof(float));
+        gpu::sort(d.out_f, std::greater<>{});
+        pacxx::synchronize();
+        return 0;
+      },
+      [](inputs &d, int) { return same(d.out_f, descending(d), d.n); }, 4 * n_of(state));
+}
+void sort_whole_cub(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        cub_sort_descending(d.f.data(), d.out_f.data(), d.n);
+        return 0;
+      },
+      [](inputs &d, int) { return same(d.out_f, descending(d), d.n); }, 4 * n_of(state));
+}
+void nth_element_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        pacxx::detail::copy_on_device(d.out_f.data(), d.f.data(), d.n * sizeof(float));
+        gpu::nth_element(d.out_f, d.n / 2, std::greater<>{});
+        return static_cast<float>(d.out_f[d.n / 2]);
+      },
+      [](inputs &d, float m) { return m == descending(d)[d.n / 2]; }, 4 * n_of(state));
+}
+
+// ---- shuffle
+bool shuffle_ok(inputs &d, int) {
+  std::vector<float> r = gpu::copy(d.out_f2), h = d.hf;
+  std::sort(r.begin(), r.end());
+  std::sort(h.begin(), h.end());
+  return r == h;
+}
+void shuffle_pacxx(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        pacxx::detail::copy_on_device(d.out_f2.data(), d.f.data(), d.n * sizeof(float));
+        gpu::random::default_random_engine g(1);
+        gpu::shuffle(d.out_f2, g);
+        pacxx::synchronize();
+        return 0;
+      },
+      shuffle_ok, 8 * n_of(state));
+}
+void shuffle_thrust(benchmark::State &state) {
+  measure(
+      state,
+      [](inputs &d) {
+        pacxx::detail::copy_on_device(d.out_f2.data(), d.f.data(), d.n * sizeof(float));
+        thrust_shuffle(d.out_f2.data(), d.n, 1);
+        return 0;
+      },
+      shuffle_ok, 8 * n_of(state));
+}
+
 using pacxx_bench::sizes;
 
 } // namespace
@@ -269,5 +390,15 @@ PACXX_BENCH(partition_copy_cub);
 PACXX_BENCH(partition_copy_thrust);
 PACXX_BENCH(set_intersection_pacxx);
 PACXX_BENCH(set_intersection_thrust);
+PACXX_BENCH(partition_three_way_pacxx);
+PACXX_BENCH(partition_three_way_cub);
+PACXX_BENCH(top_k_pacxx<1>);
+PACXX_BENCH(top_k_pacxx<100>);
+PACXX_BENCH(top_k_pacxx<10000>);
+PACXX_BENCH(sort_whole_pacxx);
+PACXX_BENCH(sort_whole_cub);
+PACXX_BENCH(nth_element_pacxx);
+PACXX_BENCH(shuffle_pacxx);
+PACXX_BENCH(shuffle_thrust);
 
 BENCHMARK_MAIN();

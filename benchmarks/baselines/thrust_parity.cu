@@ -3,14 +3,17 @@
 
 #include <cub/device/device_adjacent_difference.cuh>
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/adjacent_difference.h>
 #include <thrust/device_ptr.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/partition.h>
+#include <thrust/random.h>
 #include <thrust/reduce.h>
 #include <thrust/set_operations.h>
+#include <thrust/shuffle.h>
 #include <thrust/unique.h>
 
 #include <cstdio>
@@ -21,6 +24,12 @@
 namespace {
 struct positive {
   __host__ __device__ bool operator()(float v) const { return v > 0.f; }
+};
+struct below_quarter {
+  __host__ __device__ bool operator()(float v) const { return v < -0.25f; }
+};
+struct above_quarter {
+  __host__ __device__ bool operator()(float v) const { return v > 0.25f; }
 };
 void *temp = nullptr;
 std::size_t temp_bytes = 0;
@@ -60,6 +69,38 @@ extern "C" void cub_parity_prepare(std::size_t max_n) {
   reserve(need);
   CHECK(cub::DevicePartition::If(nullptr, need, f, f, num_out, max_n, positive{}));
   reserve(need);
+  CHECK(cub::DevicePartition::If(nullptr, need, f, f, f, f, num_out, max_n, below_quarter{},
+                                 above_quarter{}));
+  reserve(need);
+  CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, f, f, max_n));
+  reserve(need);
+}
+
+extern "C" std::size_t cub_partition_three_way(const float *in, float *first, float *second,
+                                               float *unselected, std::size_t n) {
+  std::size_t bytes = temp_bytes;
+  // num_out: two counts (first, second) of 64 bits; cub_parity_prepare allocated 8 bytes,
+  // so the pair goes to a buffer of its own.
+  static unsigned long long *pair = nullptr;
+  if (!pair)
+    CHECK(cudaMalloc(&pair, 2 * sizeof(unsigned long long)));
+  CHECK(cub::DevicePartition::If(temp, bytes, in, first, second, unselected, pair, n,
+                                 below_quarter{}, above_quarter{}));
+  unsigned long long c[2];
+  CHECK(cudaMemcpy(c, pair, sizeof c, cudaMemcpyDeviceToHost));
+  return static_cast<std::size_t>(c[0]);
+}
+
+extern "C" void cub_sort_descending(const float *in, float *out, std::size_t n) {
+  std::size_t bytes = temp_bytes;
+  CHECK(cub::DeviceRadixSort::SortKeysDescending(temp, bytes, in, out, n));
+  CHECK(cudaDeviceSynchronize());
+}
+
+extern "C" void thrust_shuffle(float *v, std::size_t n, unsigned seed) {
+  thrust::default_random_engine g(seed);
+  thrust::shuffle(thrust::device_ptr<float>(v), thrust::device_ptr<float>(v + n), g);
+  CHECK(cudaDeviceSynchronize());
 }
 
 extern "C" void cub_adjacent_difference(const float *in, float *out, std::size_t n) {

@@ -34,4 +34,16 @@ std::size_t thrust_partition_copy_positive(const float *in, float *out_true, flo
 // returns its size. CUB has no set operations.
 std::size_t thrust_set_intersection(const int *a, std::size_t na, const int *b, std::size_t nb,
                                     int *out);
+
+// Three-way: floats < -0.25 to first, > 0.25 to second, the rest to unselected (CUB's
+// DevicePartition::If with two predicates); returns the number < -0.25.
+std::size_t cub_partition_three_way(const float *in, float *first, float *second, float *unselected,
+                                    std::size_t n);
+
+// All n floats sorted descending into out (CUB DeviceRadixSort::SortKeysDescending): the
+// full sort that top_k and nth_element must beat.
+void cub_sort_descending(const float *in, float *out, std::size_t n);
+
+// thrust::shuffle of n floats in place with thrust::default_random_engine(seed).
+void thrust_shuffle(float *v, std::size_t n, unsigned seed);
 }

@@ -1,7 +1,10 @@
 // Device atomics on global or shared memory: add, min, max, exchange, compare-and-swap
-// for int, unsigned, long long (and unsigned long long) and float. Each returns the old
-// value. They compile to plain LLVM atomic instructions, which both targets lower
-// natively (float min/max use a compare-and-swap loop).
+// for int, unsigned, long long (and unsigned long long), float and double. Each returns
+// the old value. They compile to plain LLVM atomic instructions, which both targets lower
+// (NVPTX: atom.add.f32/f64, natively on sm_60 and later; PoCL's CPU backend expands a
+// floating-point atomicrmw into a compare-and-swap loop itself); float and double
+// min/max, exchange and compare-and-swap go through a compare-and-swap loop on the
+// integer of the same width.
 #pragma once
 #include <cstring>
 #include <type_traits>
@@ -17,11 +20,12 @@ template <class T> struct is_atomic_int {
 };
 
 template <class T> struct is_atomic_type {
-  static constexpr bool value = is_atomic_int<T>::value || std::is_same<T, float>::value;
+  static constexpr bool value =
+      is_atomic_int<T>::value || std::is_same<T, float>::value || std::is_same<T, double>::value;
 };
 
 template <class T> using atomic_t = typename std::enable_if<is_atomic_type<T>::value, T>::type;
-// The float overloads of min/max/exchange/cas are separate functions below.
+// The float and double overloads of min/max/exchange/cas are separate functions below.
 template <class T> using atomic_int_t = typename std::enable_if<is_atomic_int<T>::value, T>::type;
 
 inline unsigned float_bits(float f) {
@@ -35,14 +39,28 @@ inline float bits_float(unsigned u) {
   return f;
 }
 
-// Float read-modify-write through compare-and-swap on the bit pattern.
-template <class Op> inline float float_cas_loop(float *p, float v, Op op) {
-  unsigned *ip = reinterpret_cast<unsigned *>(p);
-  unsigned old = __atomic_load_n(ip, __ATOMIC_RELAXED);
+inline unsigned long long float_bits(double f) {
+  unsigned long long u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+inline double bits_double(unsigned long long u) {
+  double f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+inline float bits_as(unsigned u, float) { return bits_float(u); }
+inline double bits_as(unsigned long long u, double) { return bits_double(u); }
+
+// Floating-point read-modify-write through compare-and-swap on the bit pattern.
+template <class F, class Op> inline F float_cas_loop(F *p, F v, Op op) {
+  using B = decltype(float_bits(v));
+  B *ip = reinterpret_cast<B *>(p);
+  B old = __atomic_load_n(ip, __ATOMIC_RELAXED);
   for (;;) {
-    unsigned desired = float_bits(op(bits_float(old), v));
+    B desired = float_bits(op(bits_as(old, F()), v));
     if (__atomic_compare_exchange_n(ip, &old, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      return bits_float(old);
+      return bits_as(old, F());
   }
 }
 
@@ -58,12 +76,18 @@ template <class T> inline detail::atomic_int_t<T> atomic_min(T *p, T v) {
 inline float atomic_min(float *p, float v) {
   return detail::float_cas_loop(p, v, [](float a, float b) { return b < a ? b : a; });
 }
+inline double atomic_min(double *p, double v) {
+  return detail::float_cas_loop(p, v, [](double a, double b) { return b < a ? b : a; });
+}
 
 template <class T> inline detail::atomic_int_t<T> atomic_max(T *p, T v) {
   return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
 }
 inline float atomic_max(float *p, float v) {
   return detail::float_cas_loop(p, v, [](float a, float b) { return a < b ? b : a; });
+}
+inline double atomic_max(double *p, double v) {
+  return detail::float_cas_loop(p, v, [](double a, double b) { return a < b ? b : a; });
 }
 
 template <class T> inline detail::atomic_int_t<T> atomic_exchange(T *p, T v) {
@@ -72,6 +96,10 @@ template <class T> inline detail::atomic_int_t<T> atomic_exchange(T *p, T v) {
 inline float atomic_exchange(float *p, float v) {
   return detail::bits_float(__atomic_exchange_n(reinterpret_cast<unsigned *>(p),
                                                 detail::float_bits(v), __ATOMIC_RELAXED));
+}
+inline double atomic_exchange(double *p, double v) {
+  return detail::bits_double(__atomic_exchange_n(reinterpret_cast<unsigned long long *>(p),
+                                                 detail::float_bits(v), __ATOMIC_RELAXED));
 }
 
 // Stores `desired` if *p == expected; returns the value *p held before.
@@ -84,6 +112,13 @@ inline float atomic_cas(float *p, float expected, float desired) {
   __atomic_compare_exchange_n(reinterpret_cast<unsigned *>(p), &e, detail::float_bits(desired),
                               false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return detail::bits_float(e);
+}
+inline double atomic_cas(double *p, double expected, double desired) {
+  unsigned long long e = detail::float_bits(expected);
+  __atomic_compare_exchange_n(reinterpret_cast<unsigned long long *>(p), &e,
+                              detail::float_bits(desired), false, __ATOMIC_RELAXED,
+                              __ATOMIC_RELAXED);
+  return detail::bits_double(e);
 }
 
 } // namespace pacxx

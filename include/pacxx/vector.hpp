@@ -17,6 +17,7 @@
 
 #include <range/v3/iterator/traits.hpp>
 
+#include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/thread.hpp"
@@ -135,6 +136,65 @@ public:
 };
 } // namespace detail
 
+namespace detail {
+// Checks a host element access (the transfer costs far more than the test).
+inline void check_index(const char *name, std::size_t i, std::size_t size) {
+  if (i >= size)
+    throw pacxx::error(std::string("gpu::vector::") + name + ": element " + std::to_string(i) +
+                       " of a vector of " + std::to_string(size));
+}
+} // namespace detail
+
+/// An element of a gpu::vector seen from the host (thrust::device_reference): reading it
+/// copies the element to the host, assigning to it copies a value to the device, one
+/// small synchronous transfer each (a read waits for the kernels queued before it). For
+/// the odd element; whole ranges go with gpu::copy.
+template <class T> class vector_reference {
+  T *p_;
+
+public:
+  using value_type = T;
+  /// The element at device address p.
+  explicit vector_reference(T *p) noexcept : p_(p) {}
+  vector_reference(const vector_reference &) = default;
+
+  /// The element's value (a copy from the device).
+  operator T() const {
+    T v;
+    pacxx::detail::copy_to_host(&v, p_, sizeof(T));
+    return v;
+  }
+  /// Stores v into the element (a copy to the device).
+  const vector_reference &operator=(const T &v) const {
+    pacxx::detail::copy_to_device(p_, &v, sizeof(T));
+    return *this;
+  }
+  /// Stores the value of another element (read, then written).
+  const vector_reference &operator=(const vector_reference &o) const {
+    return *this = static_cast<T>(o);
+  }
+  /// Read, modify, write (two transfers).
+  template <class U> const vector_reference &operator+=(const U &u) const {
+    return *this = static_cast<T>(static_cast<T>(*this) + u);
+  }
+  /// Read, modify, write (two transfers).
+  template <class U> const vector_reference &operator-=(const U &u) const {
+    return *this = static_cast<T>(static_cast<T>(*this) - u);
+  }
+  /// Read, modify, write (two transfers).
+  template <class U> const vector_reference &operator*=(const U &u) const {
+    return *this = static_cast<T>(static_cast<T>(*this) * u);
+  }
+  /// Read, modify, write (two transfers).
+  template <class U> const vector_reference &operator/=(const U &u) const {
+    return *this = static_cast<T>(static_cast<T>(*this) / u);
+  }
+  /// Read, add one, write (two transfers).
+  const vector_reference &operator++() const { return *this += 1; }
+  /// Read, subtract one, write (two transfers).
+  const vector_reference &operator--() const { return *this -= 1; }
+};
+
 template <class T> class vector {
   static_assert(detail::is_element<T>::value,
                 "gpu::vector<T>: T must be trivially copyable and destructible (numbers, "
@@ -223,6 +283,43 @@ public:
   void *native_handle() const noexcept { return static_cast<void *>(data_); }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  // Host element access, as thrust::device_vector has it: one small synchronous transfer
+  // per read or write (see vector_reference), checked against size() (an index out of
+  // range is a pacxx::error; the transfer costs far more than the check). Kernels never
+  // see a gpu::vector, only its views, whose elements stay plain references.
+
+  /// Element i through a host proxy: `T x = v[i]` copies it to the host, `v[i] = x` to
+  /// the device.
+  vector_reference<T> operator[](std::size_t i) {
+    detail::check_index("operator[]", i, size_);
+    return vector_reference<T>(data_ + i);
+  }
+  /// Element i, copied to the host.
+  T operator[](std::size_t i) const {
+    detail::check_index("operator[]", i, size_);
+    return static_cast<T>(vector_reference<T>(data_ + i));
+  }
+  /// The first element through a host proxy (one transfer per access).
+  vector_reference<T> front() {
+    detail::check_index("front", 0, size_);
+    return vector_reference<T>(data_);
+  }
+  /// The first element, copied to the host.
+  T front() const {
+    detail::check_index("front", 0, size_);
+    return static_cast<T>(vector_reference<T>(data_));
+  }
+  /// The last element through a host proxy (one transfer per access).
+  vector_reference<T> back() {
+    detail::check_index("back", size_ == 0 ? 0 : size_ - 1, size_);
+    return vector_reference<T>(data_ + size_ - 1);
+  }
+  /// The last element, copied to the host.
+  T back() const {
+    detail::check_index("back", size_ == 0 ? 0 : size_ - 1, size_);
+    return static_cast<T>(vector_reference<T>(data_ + size_ - 1));
+  }
+
   iterator begin() { return iterator(data_); }
   iterator end() { return iterator(data_ + size_); }
   const_iterator begin() const { return const_iterator(data_); }

@@ -1,5 +1,5 @@
 // End-to-end: pacxx::atomic_add / atomic_min / atomic_max / atomic_exchange / atomic_cas
-// on int, unsigned, long long, unsigned long long and float, on global memory and on
+// on int, unsigned, long long, unsigned long long, float and double, on global memory and on
 // block-shared memory, with results (and the old values the atomics return) checked
 // against expectations computed on the CPU.
 #include "test_support.hpp"
@@ -39,6 +39,11 @@ template <> unsigned long long random_value<unsigned long long>(rng &r) { return
 template <> float random_value<float>(rng &r) {
   return static_cast<float>(static_cast<int>(r.next() % 8001) - 4000) * 0.25f;
 }
+// Doubles beyond float's precision (53-bit fractions), so a min/max that went through
+// float would fail.
+template <> double random_value<double>(rng &r) {
+  return (static_cast<double>(r.next() >> 11) - 4503599627370496.0) * 1.0e-9;
+}
 
 template <class T> std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
   rng r(seed);
@@ -58,7 +63,7 @@ template <class T> std::vector<T> small_values(std::size_t n, std::uint64_t seed
 }
 
 template <class T> class Atomics : public testing::Test {};
-using Types = testing::Types<int, unsigned, long long, unsigned long long, float>;
+using Types = testing::Types<int, unsigned, long long, unsigned long long, float, double>;
 TYPED_TEST_SUITE(Atomics, Types);
 
 const std::size_t N = 10007; // prime, not a multiple of the block size

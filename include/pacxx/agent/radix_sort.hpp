@@ -72,9 +72,35 @@ struct radix_key<K, typename std::enable_if<std::is_floating_point<K>::value>::t
     return k;
   }
 };
+// 16-bit floating-point storage types (gpu::half, gpu::bfloat16: pacxx/half.hpp) say so by a
+// member type pacxx_float16; their 16 bits are ordered as a float's 32 are.
+template <class K, class = void> struct is_float16 : std::false_type {};
+template <class K>
+struct is_float16<K, typename std::conditional<true, void, typename K::pacxx_float16>::type>
+    : std::true_type {};
+template <class K> struct radix_key<K, typename std::enable_if<is_float16<K>::value>::type> {
+  using bits_type = unsigned short;
+  static bits_type bits(K k) {
+    bits_type b;
+    std::memcpy(&b, &k, sizeof b);
+    const bits_type sign = 0x8000u;
+    if (b == sign) // -0 sorts as +0
+      b = 0;
+    return bits_type(b ^ ((b & sign) ? 0xffffu : sign));
+  }
+  // The key whose bits are r (never -0).
+  static K from_bits(bits_type r) {
+    const bits_type sign = 0x8000u;
+    const bits_type b = (r & sign) ? bits_type(r ^ sign) : bits_type(~r);
+    K k;
+    std::memcpy(&k, &b, sizeof k);
+    return k;
+  }
+};
 template <class K> struct is_radix_key {
   static constexpr bool value = (std::is_integral<K>::value && !std::is_same<K, bool>::value) ||
-                                std::is_same<K, float>::value || std::is_same<K, double>::value;
+                                std::is_same<K, float>::value || std::is_same<K, double>::value ||
+                                is_float16<K>::value;
 };
 
 // The digit of k at bit `shift` (mask: the digit's bits), ascending or descending.
