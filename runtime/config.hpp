@@ -16,7 +16,10 @@
 //       at most what fits in bytes (size_t / uint64_t); no sign, unit or spaces
 //   counts (PACXX_KERNEL_VARIANTS)                     decimal digits, from 1 to 1000000
 //   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
-//   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
+//   PACXX_DUMP_DIR, PACXX_CACHE_DIR, PACXX_TUNE_REPORT  any path
+//   PACXX_TUNE          0 (built-in policies), 1 (stored tuning results, the default) or
+//       explore (explore what is not stored yet; runtime/tune/tune.hpp)
+//   PACXX_TUNE_BUDGET_MS  decimal digits, from 1 to 86400000: an exploration's time
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +48,16 @@ struct configuration {
   // PACXX_KERNEL_VARIANTS: the most variants (sets of staged values) of one kernel kept
   // loaded in memory per device; past it the one used longest ago is unloaded.
   std::size_t kernel_variants = default_kernel_variants;
+  // PACXX_TUNE: 0 built-in policies, 1 stored results, 2 explore (runtime/tune/).
+  int tune = 1;
+  // PACXX_TUNE_BUDGET_MS: the time one exploration (a kernel family, device and size
+  // class) may take before it stops timing further candidates. JIT compilations count:
+  // PoCL compiles a candidate in about 0.5 s, the CUDA path in about 25 ms.
+  std::uint64_t tune_budget_ms = default_tune_budget_ms;
+  static constexpr std::uint64_t default_tune_budget_ms = 10000;
+  // PACXX_TUNE_REPORT: a file every tuning decision of the process is appended to (the
+  // record as text); empty: none. pacxx-tune sets it.
+  std::string tune_report;
   static constexpr std::size_t default_kernel_variants = 256, max_kernel_variants = 1000000;
 };
 
