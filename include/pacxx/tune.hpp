@@ -48,6 +48,7 @@ namespace tune {
 /// results (bitwise where the arithmetic is exact). A candidate is a default-constructible
 /// type; `static std::string describe()` names it in records (else its position does).
 template <class... Policies> struct space {
+  /// The number of candidates.
   static constexpr std::size_t size = sizeof...(Policies);
 };
 
@@ -218,6 +219,7 @@ template <class Space, class Run, class Trial>
 decltype(auto) run(const std::string &family, std::uint64_t size_class, Run &&run, Trial &&trial) {
   return invoke<Space>(choose<Space>(family, size_class, trial), run);
 }
+/// run(family, size_class, run, run): for a run that is its own trial.
 template <class Space, class Run>
 decltype(auto) run(const std::string &family, std::uint64_t size_class, Run &&run) {
   return invoke<Space>(choose<Space>(family, size_class, run), run);
