@@ -166,6 +166,30 @@ TEST(Tuning, RadixPassesSortTheSameUnderEveryCandidate) {
   }
 }
 
+TEST(Tuning, HistogramIsTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::histogram;
+  using U = unsigned long long;
+  for (std::size_t bins : {std::size_t(1), std::size_t(37), std::size_t(5000)}) {
+    const std::size_t n = 30011;
+    const std::vector<int> h = random_ints(n, bins, -5, 105);
+    std::vector<U> want(bins, 0);
+    for (int x : h)
+      if (x >= 0 && x < 100)
+        ++want[std::size_t(x) * bins / 100];
+    gpu::vector<int> v = gpu::copy(h);
+    auto in = pacxx::detail::device_view(v);
+    const auto map = gpu::detail::even_bins<int>::make(bins, 0, 100);
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<U> out(bins, U(0));
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        gpu::detail::histogram_with<decltype(policy), int>(in, n, bins, map, out.data());
+      });
+      EXPECT_EQ(gpu::copy(out), want) << "candidate " << c << ", bins " << bins;
+    }
+    EXPECT_EQ(gpu::copy(gpu::histogram_even(v, bins, 0, 100)), want) << bins;
+  }
+}
+
 TEST(Tuning, GemmIsBitwiseTheSameUnderEveryCandidate) {
   using S = pacxx::policy::tuning::gemm;
   // Small integers: every product and sum is exact in float, so every tiling agrees.

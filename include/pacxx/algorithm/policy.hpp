@@ -621,6 +621,19 @@ using radix_space = tune::space<radix_sort_for<KeyBytes, ValueBytes, WordBytes>,
                                 radix_point<KeyBytes, ValueBytes, WordBytes, 256, 24>,
                                 radix_point<KeyBytes, ValueBytes, WordBytes, 512, 8>>;
 
+/// gpu::histogram_even's candidates: histogram's, with other threads, items and grid.
+template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks>
+struct histogram_point : policy::histogram {
+  static constexpr std::size_t block = Block, items = Items, max_blocks = MaxBlocks;
+  static constexpr std::size_t shared_min_blocks = MaxBlocks / 2;
+  static std::string describe() {
+    return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
+  }
+};
+/// The space of gpu::histogram_even.
+using histogram = tune::space<policy::histogram, histogram_point<256, 8, 64>,
+                              histogram_point<128, 16, 128>, histogram_point<512, 16, 264>>;
+
 /// gpu::gemm's candidates: one tile for every shape (block_m x block_n x block_k,
 /// thread_m x thread_n results a thread), instead of gemm's large and small.
 template <std::size_t BM, std::size_t BN, std::size_t BK, std::size_t TM, std::size_t TN>
