@@ -214,6 +214,30 @@ BENCHMARK_CAPTURE(gemm, tuned, true)
 
 int main(int argc, char **argv) {
   setenv("PACXX_TUNE", "explore", 0);
+  // On a GPU (PACXX_DEVICE=cuda...), GPU-sized problems too; PoCL keeps the small ones.
+  if (const char *d = std::getenv("PACXX_DEVICE"); d && std::string(d).compare(0, 4, "cuda") == 0)
+    for (bool tuned : {false, true}) {
+      const char *v = tuned ? "tuned" : "default";
+      for (long n : {1L << 24, 1L << 26}) {
+        benchmark::RegisterBenchmark((std::string("reduce/") + v).c_str(), reduce, tuned)
+            ->Arg(n)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark((std::string("scan/") + v).c_str(), scan, tuned)
+            ->Arg(n)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark((std::string("sort/") + v).c_str(), sort, tuned)
+            ->Arg(n)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
+      }
+      for (long m : {1024L, 2048L, 4096L})
+        benchmark::RegisterBenchmark((std::string("gemm/") + v).c_str(), gemm, tuned)
+            ->Arg(m)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
+    }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
