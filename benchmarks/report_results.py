@@ -30,6 +30,7 @@ import report  # noqa: E402  (stl_vs_cuda, staging)
 import report_queues  # noqa: E402
 import report_rof  # noqa: E402
 import report_stl  # noqa: E402
+import report_tuning  # noqa: E402
 import report_gemm_launches  # noqa: E402
 
 RESULTS = os.path.join(HERE, 'results')
@@ -48,7 +49,7 @@ def runs():
         program = os.path.basename(path)[:-len('.json')]
         if NOT_RUNS.search('/' + rel) or (program not in STL_PROGRAMS and program not in
                                           ('stl_vs_cuda', 'jit_overhead', 'rof', 'saxpy_async',
-                                           'gemm', 'launches')):
+                                           'gemm', 'launches', 'tuning')):
             continue
         with open(path) as f:
             j = json.load(f)
@@ -58,7 +59,7 @@ def runs():
 
 def device(rel):
     """The device, from the dated folder's name (<date>-<device>[-what])."""
-    m = re.match(r'\d{4}-\d\d-\d\d-([a-z]\d+)', rel)
+    m = re.match(r'\d{4}-\d\d-\d\d-([a-z]\d+|pocl)', rel)
     return m.group(1).upper() if m else '?'
 
 
@@ -201,6 +202,21 @@ def gemm_launch_goals(all_runs, rows, missing):
             rows.append((goal, fam, met, measured, rel, date, plot))
 
 
+def tuning_goals(all_runs, rows, missing):
+    """Issue 36's run-time tuning: tuning.json, newest run per device (report_tuning.py)."""
+    newest_by_device = {}
+    for date, rel in all_runs.get('tuning', []):
+        d = device(rel)
+        if d not in newest_by_device or date > newest_by_device[d][0]:
+            newest_by_device[d] = (date, rel)
+    for d, (date, rel) in sorted(newest_by_device.items()):
+        plot = plot_for(rel, ['tuning.png'])
+        if not plot:
+            missing.append((rel, 'tuning', 'tuning'))
+        for goal, fam, met, measured in report_tuning.tuning_goals(os.path.join(RESULTS, rel)):
+            rows.append((goal, fam, met, measured, rel, date, plot))
+
+
 def link(path):
     return '[%s](results/%s)' % (os.path.basename(path), path) if path else 'none'
 
@@ -213,7 +229,8 @@ def page():
                 ('The paper\'s Section 6: against Thrust, CUB and hand-written CUDA (report.py)', cuda_goals),
                 ('Queues and futures (report_queues.py)', queue_goals),
                 ('The paper\'s application, ROF denoising (report_rof.py)', rof_goals),
-                ('Matrices and launches (report_gemm_launches.py)', gemm_launch_goals)]
+                ('Matrices and launches (report_gemm_launches.py)', gemm_launch_goals),
+                ('Run-time tuning (report_tuning.py)', tuning_goals)]
     out = ['# Benchmark results', '',
            'Printed by `benchmarks/report_results.py` from the newest committed run of each '
            'benchmark family under `benchmarks/results/`; do not edit by hand (`python3 '

@@ -1,6 +1,6 @@
 # Installing pacxx as a toolchain (issue 15), included at the end of CMakeLists.txt:
 #
-#   cmake --install build --prefix P   P/bin/{pacxx++,pacxx-info,pacxx-kernels},
+#   cmake --install build --prefix P   P/bin/{pacxx++,pacxx-info,pacxx-kernels,pacxx-tune},
 #                                      P/<libdir>/libpacxx.so, P/<libdir>/pacxx/libPacxxPass.so,
 #                                      P/include/pacxx/, P/<libdir>/cmake/pacxx/
 #   find_package(pacxx)                pacxx::pacxx, pacxx_target(), pacxx_add_executable()
@@ -55,6 +55,7 @@ set_target_properties(PacxxPass PROPERTIES EXPORT_NAME plugin)
 
 install(PROGRAMS ${CMAKE_BINARY_DIR}/install/pacxx++ DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS pacxx-info pacxx-kernels EXPORT pacxxTargets DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS pacxx-tune DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS pacxx EXPORT pacxxTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS PacxxPass EXPORT pacxxTargets LIBRARY DESTINATION ${PACXX_INSTALL_PLUGINDIR})

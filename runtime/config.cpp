@@ -95,6 +95,21 @@ configuration read_configuration(const env_lookup &lookup) {
       c.kernel_variants = parse_count("PACXX_KERNEL_VARIANTS", v, 1, c.max_kernel_variants);
     });
 
+  if (std::string v = get("PACXX_TUNE"); !v.empty())
+    attempt([&] {
+      if (v == "explore")
+        c.tune = 2;
+      else if (v == "0" || v == "1")
+        c.tune = v == "1";
+      else
+        throw error("pacxx: " + setting("PACXX_TUNE", v) +
+                    " is not a tuning mode; use 0 (built-in policies), 1 (stored results) or "
+                    "explore");
+    });
+  if (std::string v = get("PACXX_TUNE_BUDGET_MS"); !v.empty())
+    attempt([&] { c.tune_budget_ms = parse_count("PACXX_TUNE_BUDGET_MS", v, 1, 86400000); });
+  c.tune_report = get("PACXX_TUNE_REPORT");
+
   if (std::string dir = get("PACXX_CACHE_DIR"); !dir.empty())
     c.cache_dir = dir;
   else if (std::string xdg = get("XDG_CACHE_HOME"); !xdg.empty() && xdg[0] == '/')

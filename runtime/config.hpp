@@ -18,7 +18,10 @@
 //   PACXX_PREFETCH      threads, decimal digits from 0 to 1024 (0: off)
 //   PACXX_PREFILL       a switch
 //   PACXX_DEVICE        cuda or opencl, optionally :index (decimal)
-//   PACXX_DUMP_DIR, PACXX_CACHE_DIR                     any path
+//   PACXX_DUMP_DIR, PACXX_CACHE_DIR, PACXX_TUNE_REPORT  any path
+//   PACXX_TUNE          0 (built-in policies), 1 (stored tuning results, the default) or
+//       explore (explore what is not stored yet; runtime/tune/tune.hpp)
+//   PACXX_TUNE_BUDGET_MS  decimal digits, from 1 to 86400000: an exploration's time
 //   PACXX_TOOLS_LIBRARY  a tool's shared library (pacxx/tools.hpp), as dlopen takes it
 #pragma once
 #include <cstddef>
@@ -58,6 +61,16 @@ struct configuration {
   // process (exit status 0, or 1 if a kernel failed to compile).
   bool prefill = false;
   static constexpr std::size_t max_prefetch_threads = 1024;
+  // PACXX_TUNE: 0 built-in policies, 1 stored results, 2 explore (runtime/tune/).
+  int tune = 1;
+  // PACXX_TUNE_BUDGET_MS: the time one exploration (a kernel family, device and size
+  // class) may take before it stops timing further candidates. JIT compilations count:
+  // PoCL compiles a candidate in about 0.5 s, the CUDA path in about 25 ms.
+  std::uint64_t tune_budget_ms = default_tune_budget_ms;
+  static constexpr std::uint64_t default_tune_budget_ms = 10000;
+  // PACXX_TUNE_REPORT: a file every tuning decision of the process is appended to (the
+  // record as text); empty: none. pacxx-tune sets it.
+  std::string tune_report;
   static constexpr std::size_t default_kernel_variants = 256, max_kernel_variants = 1000000;
 };
 

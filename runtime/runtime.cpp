@@ -436,6 +436,15 @@ std::string selected_device_id() {
 
 std::string describe_configuration() { return runtime::get().describe_configuration(); }
 
+const configuration &current_configuration() {
+  runtime &r = runtime::get();
+  if (!r.config.error.empty())
+    throw error(r.config.error);
+  return r.config.c;
+}
+
+device &current_device() { return runtime::get().current(); }
+
 } // namespace rt
 
 void synchronize() {

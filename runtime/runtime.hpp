@@ -25,6 +25,12 @@ std::string selected_device_id();
 // throws pacxx::error, listing every malformed variable, as the first launch would.
 std::string describe_configuration();
 
+struct configuration; // config.hpp
+// The checked configuration of this process (throws its pacxx::error if malformed) and
+// the selected device, for the runtime's parts outside runtime.cpp (tune/).
+const configuration &current_configuration();
+device &current_device();
+
 // Tools over a program file built by pacxx++ (reads its device modules).
 struct program_kernel {
   std::string entry, display;

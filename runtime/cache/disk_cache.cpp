@@ -182,7 +182,7 @@ std::optional<std::string_view> entry_payload(std::string_view body, const std::
 
 } // namespace
 
-fs::path disk_cache::entries_directory() const { return s_.directory / entries_subdirectory; }
+fs::path disk_cache::entries_directory() const { return s_.directory / s_.subdirectory; }
 
 fs::path disk_cache::entry_path(const std::string &key) const {
   return entries_directory() / (file_stem(key) + entry_extension);
@@ -220,15 +220,15 @@ int disk_cache::open_entries_directory(bool create, std::string *problem) const 
   }
   bool created = false;
   if (create) {
-    if (::mkdirat(parent.fd, entries_subdirectory, 0700) == 0)
+    if (::mkdirat(parent.fd, s_.subdirectory.c_str(), 0700) == 0)
       created = true;
     else if (errno != EEXIST) {
       report(problem, "disk cache: cannot create " + sub.string() + ": " + errno_text(errno));
       return -1;
     }
   }
-  fd_guard dir(
-      ::openat(parent.fd, entries_subdirectory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  fd_guard dir(::openat(parent.fd, s_.subdirectory.c_str(),
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (dir.fd < 0) {
     if (errno == ENOENT && !create)
       return -1; // nothing stored yet: a plain miss
@@ -316,7 +316,7 @@ std::optional<std::string> disk_cache::load(const std::string &key, std::string 
       return std::nullopt;
     }
     std::string why;
-    std::optional<std::string_view> body = unseal(entry_magic, data, &why);
+    std::optional<std::string_view> body = unseal(s_.magic, data, &why);
     std::optional<std::string_view> payload;
     if (body)
       payload = entry_payload(*body, key, why);
@@ -369,7 +369,7 @@ bool disk_cache::store(const std::string &key, const std::string &payload,
       return false;
     }
     // No fsync: an entry cut short by a crash fails its checks and is dropped.
-    const std::string sealed = seal(entry_magic, entry_body(key, payload));
+    const std::string sealed = seal(s_.magic, entry_body(key, payload));
     bool ok = ::fchmod(fd, 0600) == 0 && // exactly 0600, whatever the umask
               write_all(fd, sealed.data(), sealed.size());
     int err = errno;

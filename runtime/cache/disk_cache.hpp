@@ -48,6 +48,11 @@ public:
     // else empty. (A malformed setting is an error, see config.hpp.)
     // For pacxx-info and the trace, through describe().
     std::string note;
+    // The subdirectory of `directory` that holds the entries and the envelope's magic
+    // (8 bytes): the kernel cache's by default; the tuning records (runtime/tune/) keep
+    // theirs beside it, in "tune-v1" under "PACXXTUN", with the same checks.
+    std::string subdirectory = entries_subdirectory;
+    std::string magic = entry_magic;
   };
 
   // From the environment: directory $PACXX_CACHE_DIR, else $XDG_CACHE_HOME/pacxx (when

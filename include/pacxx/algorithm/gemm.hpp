@@ -63,6 +63,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/tune.hpp"
 #include "pacxx/view/md.hpp"
 
 namespace gpu {
@@ -86,6 +87,10 @@ constexpr bf16_t bf16{};
 } // namespace math
 
 namespace detail {
+// The arithmetic's part of a tuning family's name: each is tuned apart.
+inline const char *math_name(math::fp32_t) { return ""; }
+inline const char *math_name(math::tf32_t) { return "/tf32"; }
+inline const char *math_name(math::bf16_t) { return "/bf16"; }
 
 template <class M> struct is_gemm_math : std::false_type {};
 template <> struct is_gemm_math<math::fp32_t> : std::true_type {};
@@ -517,16 +522,28 @@ void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T al
     return;
   // alpha == 0: A and B are not read (BLAS); the k loop is empty and C = beta * C.
   const std::size_t kk = alpha == T() ? 0 : k;
-  using G = pacxx::policy::gemm;
-  using L = G::large;
-  const std::size_t large_tiles =
-      pacxx::detail::ceil_div(m, L::block_m) * pacxx::detail::ceil_div(n, L::block_n) * batch;
-  // A matrix smaller than a large tile would leave most of its threads idle (a batch of
-  // 64 x 64 products takes small tiles however many there are).
-  if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
-    gemm_launch<G::large, Math>(a, b, c, m, n, kk, batch, alpha, beta);
-  else
-    gemm_launch<G::small, Math>(a, b, c, m, n, kk, batch, alpha, beta);
+  // The policy is tuned (pacxx/tune.hpp; policy::tuning::gemm, policy::gemm first). Only a
+  // call with beta = 0 explores: its result does not depend on C, so a trial may write it.
+  auto launch = [&](auto policy) {
+    using G = decltype(policy);
+    using L = typename G::large;
+    const std::size_t large_tiles =
+        pacxx::detail::ceil_div(m, L::block_m) * pacxx::detail::ceil_div(n, L::block_n) * batch;
+    // A matrix smaller than a large tile would leave most of its threads idle (a batch of
+    // 64 x 64 products takes small tiles however many there are).
+    if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
+      gemm_launch<typename G::large, Math>(a, b, c, m, n, kk, batch, alpha, beta);
+    else
+      gemm_launch<typename G::small, Math>(a, b, c, m, n, kk, batch, alpha, beta);
+  };
+  using Space = pacxx::policy::tuning::gemm;
+  const std::string family = "gpu::gemm/" + std::to_string(sizeof(T)) + detail::math_name(Math{}) +
+                             (batch > 1 ? "/batched" : "");
+  const std::uint64_t size =
+      pacxx::tune::size_class(m, n, kk) << 8 | pacxx::tune::size_class(batch);
+  const std::size_t choice = beta == T() ? pacxx::tune::choose<Space>(family, size, launch)
+                                         : pacxx::tune::stored<Space>(family, size);
+  pacxx::tune::invoke<Space>(choice, launch);
 }
 
 template <class M>

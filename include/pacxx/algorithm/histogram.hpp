@@ -38,6 +38,7 @@
 #include "pacxx/shared_memory.hpp"
 #include "pacxx/stage.hpp"
 #include "pacxx/tools.hpp"
+#include "pacxx/tune.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -142,8 +143,8 @@ inline void bin_samples(std::size_t n, Load &load, const Map &map, unsigned bins
 // shared_tiles_per_block tiles a block (each block's flush is `bins` global atomics onto
 // the counters that every block adds to; the policy has the measurements); at most
 // max_blocks.
-inline std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) {
-  using P = pacxx::policy::histogram;
+template <class P = pacxx::policy::histogram>
+std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) {
   std::size_t blocks = tiles;
   if (tiles > P::shared_min_blocks && bins >= P::shared_cut_min_bins) {
     const std::size_t spread = pacxx::detail::ceil_div(tiles, P::shared_tiles_per_block);
@@ -152,6 +153,51 @@ inline std::size_t shared_histogram_blocks(std::size_t tiles, std::size_t bins) 
   return blocks < P::max_blocks ? blocks : P::max_blocks;
 }
 
+// The counts of the n samples of `in` added into out (bins counters) under policy P.
+template <class P, class T, class Map, class V>
+void histogram_with(const V &in, std::size_t n, std::size_t bins, const Map &map,
+                    unsigned long long *out) {
+  using U = unsigned long long;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
+  if (bins <= P::shared_bins) {
+    const std::size_t blocks = shared_histogram_blocks<P>(tiles, bins);
+    pacxx::kernel(
+        [map, bins](const auto &view, std::size_t n, U *out) {
+          auto v = view;
+          auto first = ranges::begin(v);
+          using D = ranges::range_difference_t<decltype(v)>;
+          auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
+          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
+          const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+          unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
+          for (unsigned b = l; b < nbins; b += P::block)
+            counts[b] = 0;
+          pacxx::barrier();
+          auto runs = make_bin_runs(
+              [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
+          bin_samples<P>(n, load, map, nbins, runs);
+          pacxx::barrier();
+          for (unsigned b = l; b < nbins; b += P::block)
+            if (const unsigned c = counts[b])
+              pacxx::atomic_add(out + b, U(c));
+        },
+        pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(in, n, out);
+  } else {
+    pacxx::kernel(
+        [map, bins](const auto &view, std::size_t n, U *out) {
+          auto v = view;
+          auto first = ranges::begin(v);
+          using D = ranges::range_difference_t<decltype(v)>;
+          auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
+          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
+          auto runs = make_bin_runs(
+              [out](unsigned b, unsigned c) { pacxx::atomic_add(out + b, U(c)); }, nbins);
+          bin_samples<P>(n, load, map, nbins, runs);
+        },
+        pacxx::launch_config{{tiles < P::max_blocks ? tiles : P::max_blocks}, {P::block}})(in, n,
+                                                                                           out);
+  }
+}
 } // namespace detail
 
 template <class Rng, class T>
@@ -159,7 +205,6 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::histogram_even", rng);
   static_assert(std::is_arithmetic<T>::value,
                 "gpu::histogram_even: lower and upper must be numbers (the samples' type)");
-  using P = pacxx::policy::histogram;
   using Map = detail::even_bins<T>;
   using U = unsigned long long;
   auto in = pacxx::detail::device_view(std::forward<Rng>(rng));
@@ -173,45 +218,18 @@ gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lo
   if (n == 0 || !(lower < upper))
     return result;
   const Map map = Map::make(bins, lower, upper);
-  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
-  if (bins <= P::shared_bins) {
-    const std::size_t blocks = detail::shared_histogram_blocks(tiles, bins);
-    pacxx::kernel(
-        [map, bins](const auto &view, std::size_t n, U *out) {
-          auto v = view;
-          auto first = ranges::begin(v);
-          using D = ranges::range_difference_t<decltype(v)>;
-          auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
-          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
-          const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
-          unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
-          for (unsigned b = l; b < nbins; b += P::block)
-            counts[b] = 0;
-          pacxx::barrier();
-          auto runs = detail::make_bin_runs(
-              [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
-          detail::bin_samples<P>(n, load, map, nbins, runs);
-          pacxx::barrier();
-          for (unsigned b = l; b < nbins; b += P::block)
-            if (const unsigned c = counts[b])
-              pacxx::atomic_add(out + b, U(c));
-        },
-        pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(in, n, result.data());
-  } else {
-    pacxx::kernel(
-        [map, bins](const auto &view, std::size_t n, U *out) {
-          auto v = view;
-          auto first = ranges::begin(v);
-          using D = ranges::range_difference_t<decltype(v)>;
-          auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
-          const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
-          auto runs = detail::make_bin_runs(
-              [out](unsigned b, unsigned c) { pacxx::atomic_add(out + b, U(c)); }, nbins);
-          detail::bin_samples<P>(n, load, map, nbins, runs);
-        },
-        pacxx::launch_config{{tiles < P::max_blocks ? tiles : P::max_blocks}, {P::block}})(
-        in, n, result.data());
-  }
+  // Tuned (pacxx/tune.hpp; policy::tuning::histogram): a trial counts into a vector of
+  // its own. Counts are exact: every candidate gives the same result.
+  using Space = pacxx::policy::tuning::histogram;
+  const std::size_t choice = pacxx::tune::choose<Space>(
+      "gpu::histogram_even/" + std::to_string(sizeof(T)), pacxx::tune::size_class(n, bins),
+      [&](auto policy) {
+        gpu::vector<U> scratch(bins, U(0));
+        detail::histogram_with<decltype(policy), T>(in, n, bins, map, scratch.data());
+      });
+  pacxx::tune::invoke<Space>(choice, [&](auto policy) {
+    detail::histogram_with<decltype(policy), T>(in, n, bins, map, result.data());
+  });
   return result;
 }
 

@@ -6,6 +6,7 @@
 
 #include "pacxx/runtime.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/tune.hpp"
 
 namespace pacxx {
 namespace policy {
@@ -559,6 +560,100 @@ struct segmented_sort {
   // would take more are not used.
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
 };
+
+// Run-time tuning (pacxx/tune.hpp, docs/tuning.md): the spaces that PACXX_TUNE=explore
+// searches. Each space's first candidate is the built-in policy above (what PACXX_TUNE=0
+// and an empty store use); the others vary the threads a block, the items a thread and
+// the grid, since the best of them differs by device: the H100's choices above give a
+// CPU (PoCL) hundreds of small work-groups. Every candidate computes the same results;
+// only the order of a floating-point fold may differ (integers: bitwise identical).
+namespace tuning {
+
+/// gpu::reduce's candidates: block threads, items a thread, at most max_blocks blocks.
+template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks> struct reduce_point {
+  static constexpr std::size_t block = Block, items = Items, max_blocks = MaxBlocks;
+  static std::string describe() {
+    return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
+  }
+};
+/// The space of gpu::reduce (and transform_reduce, inner_product, count_if).
+using reduce = tune::space<policy::reduce, reduce_point<256, 16, 32>, reduce_point<1024, 16, 16>,
+                           reduce_point<64, 32, 64>>;
+
+/// The scans' candidates: as scan_for<T, Ordered>, with other threads and items.
+template <class T, bool Ordered, std::size_t Block, std::size_t Items> struct scan_point {
+  static constexpr std::size_t block = Block;
+  static constexpr std::size_t items = scaled_items<T, Items, 4>::value;
+  static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
+  static constexpr bool ordered = Ordered;
+  static constexpr unsigned ordered_windows = scan::ordered_windows;
+  static std::string describe() { return tune::describe_values("block items", {Block, items}); }
+};
+/// The space of gpu::inclusive_scan and exclusive_scan.
+template <class T, bool Ordered>
+using scan_space = tune::space<scan_for<T, Ordered>, scan_point<T, Ordered, 256, 16>,
+                               scan_point<T, Ordered, 64, 32>, scan_point<T, Ordered, 512, 8>>;
+
+/// The onesweep passes' candidates: as radix_sort_for, with other threads and items
+/// (scaled and bounded by shared memory as there) and no launch bound. Block: at least
+/// 256 threads (the rank gives each digit a thread).
+template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes, std::size_t Block,
+          std::size_t Items>
+struct radix_point {
+  static constexpr std::size_t block = Block;
+  static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  static constexpr std::size_t slot = bytes > 4 ? bytes : 4;
+  static constexpr std::size_t scaled = Items * 4 / bytes > Items ? Items : Items * 4 / bytes;
+  static constexpr std::size_t most = 32 * 1024 / (block * slot);
+  static constexpr std::size_t fit =
+      (radix_pass_shared_limit - radix_pass_shared(block, 0, slot, WordBytes)) / (block * slot);
+  static constexpr std::size_t bounded = scaled > most ? most : scaled;
+  static constexpr std::size_t items = bounded < 1 ? 1 : (bounded > fit ? fit : bounded);
+  static_assert(radix_pass_shared(block, items, slot, WordBytes) <= radix_pass_shared_limit,
+                "radix_point: the pass's shared memory is over the static limit");
+  static constexpr unsigned min_blocks = 0;
+  static std::string describe() { return tune::describe_values("block items", {Block, items}); }
+};
+/// The space of the radix sorts' digit passes.
+template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes>
+using radix_space = tune::space<radix_sort_for<KeyBytes, ValueBytes, WordBytes>,
+                                radix_point<KeyBytes, ValueBytes, WordBytes, 256, 8>,
+                                radix_point<KeyBytes, ValueBytes, WordBytes, 256, 24>,
+                                radix_point<KeyBytes, ValueBytes, WordBytes, 512, 8>>;
+
+/// gpu::histogram_even's candidates: histogram's, with other threads, items and grid.
+template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks>
+struct histogram_point : policy::histogram {
+  static constexpr std::size_t block = Block, items = Items, max_blocks = MaxBlocks;
+  static constexpr std::size_t shared_min_blocks = MaxBlocks / 2;
+  static std::string describe() {
+    return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
+  }
+};
+/// The space of gpu::histogram_even.
+using histogram = tune::space<policy::histogram, histogram_point<256, 8, 64>,
+                              histogram_point<128, 16, 128>, histogram_point<512, 16, 264>>;
+
+/// gpu::gemm's candidates: one tile for every shape (block_m x block_n x block_k,
+/// thread_m x thread_n results a thread), instead of gemm's large and small.
+template <std::size_t BM, std::size_t BN, std::size_t BK, std::size_t TM, std::size_t TN>
+struct gemm_point {
+  struct large {
+    static constexpr std::size_t block_m = BM, block_n = BN, block_k = BK;
+    static constexpr std::size_t thread_m = TM, thread_n = TN;
+    static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 0;
+  };
+  using small = large;
+  static constexpr std::size_t large_min_tiles = 0;
+  static std::string describe() {
+    return tune::describe_values("block_m block_n block_k thread_m thread_n", {BM, BN, BK, TM, TN});
+  }
+};
+/// The space of gpu::gemm and gemm_batched.
+using gemm = tune::space<policy::gemm, gemm_point<64, 64, 8, 4, 4>, gemm_point<32, 32, 8, 4, 4>,
+                         gemm_point<64, 64, 16, 8, 8>>;
+
+} // namespace tuning
 
 } // namespace policy
 

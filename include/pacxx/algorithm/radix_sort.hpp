@@ -29,6 +29,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tune.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -69,10 +70,10 @@ void radix_histogram(const K *keys, std::size_t n, unsigned begin_bit, unsigned 
 }
 
 // The passes over keys and values with look-back words of type Word.
-template <class K, class V, bool Descending, class Word>
+template <class K, class V, bool Descending, class Word,
+          class P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value, sizeof(Word)>>
 void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned begin_bit,
                   unsigned end_bit) {
-  using P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value, sizeof(Word)>;
   const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   const std::size_t state_words = tiles * radix_digits;
@@ -123,6 +124,31 @@ void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
   }
 }
 
+// The passes under the tuned policy (pacxx/tune.hpp; 32-bit look-back words, below 2^30
+// keys). The passes sort in place, so a trial sorts a copy of the keys (and values).
+template <class K, class V, bool Descending, class Word>
+void radix_passes_tuned(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned b,
+                        unsigned e) {
+  using Space = pacxx::policy::tuning::radix_space<sizeof(K), value_bytes<V>::value, sizeof(Word)>;
+  const std::string family = std::string("gpu::radix_sort/") + std::to_string(sizeof(K)) + "/" +
+                             std::to_string(value_bytes<V>::value) + (Descending ? "/down" : "");
+  const std::size_t choice =
+      pacxx::tune::choose<Space>(family, pacxx::tune::size_class(n), [&](auto policy) {
+        vector<K> k(n);
+        vector<typename std::conditional<value_bytes<V>::value == 0, char, V>::type> v(
+            value_bytes<V>::value == 0 ? 0 : n);
+        pacxx::detail::copy_on_device(k.data(), keys, n * sizeof(K));
+        if (value_bytes<V>::value != 0)
+          pacxx::detail::copy_on_device(v.data(), values, n * value_bytes<V>::value);
+        radix_passes<K, V, Descending, Word, decltype(policy)>(
+            k.data(), keys_alt, reinterpret_cast<V *>(v.data()), values_alt, n, b, e);
+      });
+  pacxx::tune::invoke<Space>(choice, [&](auto policy) {
+    radix_passes<K, V, Descending, Word, decltype(policy)>(keys, keys_alt, values, values_alt, n, b,
+                                                           e);
+  });
+}
+
 // Moves the keys (and values) through the passes: the body of radix_sort.
 template <class K, class V, bool Descending>
 void radix_sort_moving(K *keys, V *values, std::size_t n, unsigned b, unsigned e) {
@@ -132,7 +158,7 @@ void radix_sort_moving(K *keys, V *values, std::size_t n, unsigned b, unsigned e
       value_bytes<V>::value == 0 ? 0 : n);
   V *alt = reinterpret_cast<V *>(values_alt.data());
   if (n <= pacxx::packed_counts<unsigned>::max_count)
-    radix_passes<K, V, Descending, unsigned>(keys, keys_alt.data(), values, alt, n, b, e);
+    radix_passes_tuned<K, V, Descending, unsigned>(keys, keys_alt.data(), values, alt, n, b, e);
   else
     radix_passes<K, V, Descending, unsigned long long>(keys, keys_alt.data(), values, alt, n, b, e);
 }

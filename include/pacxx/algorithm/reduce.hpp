@@ -14,6 +14,7 @@
 // as T(transform(rng[i], i)).
 #pragma once
 #include <functional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/stage.hpp"
 #include "pacxx/tools.hpp"
+#include "pacxx/tune.hpp"
 
 namespace gpu {
 
@@ -105,7 +107,14 @@ T transform_reduce(Rng &&rng, T init, Op op, Transform transform) {
   const std::size_t n = pacxx::detail::device_size(in);
   if (n == 0)
     return init;
-  return op(init, fold_partials(reduce_blocks<T>(in, n, transform, op, op), op));
+  // Tuned (pacxx/tune.hpp): the policy of the size class, built-in unless stored or explored.
+  // Each run only reads the input, so the run is also the trial.
+  return op(
+      init,
+      pacxx::tune::run<pacxx::policy::tuning::reduce>(
+          "gpu::reduce/" + std::to_string(sizeof(T)), pacxx::tune::size_class(n), [&](auto policy) {
+            return fold_partials(reduce_blocks<T, decltype(policy)>(in, n, transform, op, op), op);
+          }));
 }
 
 // A fold of the elements that a thread has seen so far: `have` is 0 while there are

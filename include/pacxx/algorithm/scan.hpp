@@ -31,27 +31,14 @@
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/tools.hpp"
+#include "pacxx/vector.hpp"
 
 namespace gpu {
 namespace detail {
 
-template <class T, bool Exclusive, bool Ordered, class In, class Out, class Op>
-void scan(const char *name, In &&in, Out &&out, T init, Op op) {
-  static_assert(pacxx::is_device_copyable<Op>::value,
-                "gpu scans: the operation must be trivially copyable (capture values only)");
-  static_assert(pacxx::is_device_copyable<T>::value,
-                "gpu scans: the accumulator type must be device copyable");
-  using P = pacxx::policy::scan_for<T, Ordered>;
-  auto src = pacxx::detail::device_view(std::forward<In>(in));
-  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
-  // An unbounded input (view::repeat(x)) fills the output.
-  const std::size_t n = pacxx::detail::leading_size(src, dst);
-  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
-  if (m < n)
-    throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
-                       " elements, the input " + std::to_string(n));
-  if (n == 0)
-    return;
+// One scan of src into dst under policy P (n > 0 elements).
+template <class P, class T, bool Exclusive, class Src, class Dst, class Op>
+void scan_with(const char *name, const Src &src, const Dst &dst, std::size_t n, T init, Op op) {
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (tiles > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
@@ -73,6 +60,39 @@ void scan(const char *name, In &&in, Out &&out, T init, Op op) {
             [&](std::size_t i, const T &v) { *(result + static_cast<DO>(i)) = v; }, n, s, op, init);
       },
       pacxx::launch_config{{tiles}, {P::block}})(src, dst, n, state);
+}
+
+template <class T, bool Exclusive, bool Ordered, class In, class Out, class Op>
+void scan(const char *name, In &&in, Out &&out, T init, Op op) {
+  static_assert(pacxx::is_device_copyable<Op>::value,
+                "gpu scans: the operation must be trivially copyable (capture values only)");
+  static_assert(pacxx::is_device_copyable<T>::value,
+                "gpu scans: the accumulator type must be device copyable");
+  auto src = pacxx::detail::device_view(std::forward<In>(in));
+  auto dst = pacxx::detail::device_view(std::forward<Out>(out));
+  // An unbounded input (view::repeat(x)) fills the output.
+  const std::size_t n = pacxx::detail::leading_size(src, dst);
+  const std::size_t m = pacxx::detail::device_size_alongside(dst, n);
+  if (m < n)
+    throw pacxx::error(std::string(name) + ": the output has " + std::to_string(m) +
+                       " elements, the input " + std::to_string(n));
+  if (n == 0)
+    return;
+  // Tuned (pacxx/tune.hpp). The output may be the input (an in-place scan), so a trial
+  // scans into a scratch vector of T instead.
+  using Space = pacxx::policy::tuning::scan_space<T, Ordered>;
+  const std::string family =
+      std::string(Exclusive ? "gpu::exclusive_scan/" : "gpu::inclusive_scan/") +
+      std::to_string(sizeof(T)) + (Ordered ? "/ordered" : "");
+  const std::size_t choice =
+      pacxx::tune::choose<Space>(family, pacxx::tune::size_class(n), [&](auto policy) {
+        gpu::vector<T> scratch(n);
+        scan_with<decltype(policy), T, Exclusive>(name, src, pacxx::detail::device_view(scratch), n,
+                                                  init, op);
+      });
+  pacxx::tune::invoke<Space>(choice, [&](auto policy) {
+    scan_with<decltype(policy), T, Exclusive>(name, src, dst, n, init, op);
+  });
 }
 
 } // namespace detail

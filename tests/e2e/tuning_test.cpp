@@ -1,0 +1,330 @@
+// Run-time tuning (pacxx/tune.hpp, issue 36): every candidate of the algorithms' spaces
+// (policy::tuning) computes the same bits on exact data; a user kernel declared as a
+// space runs under each candidate and under the chosen one; and, in the TuningStore
+// tests that ctest runs as one process after another over a fresh cache directory
+// (tests/e2e/CMakeLists.txt), exploration picks a valid candidate and stores it, a later
+// process reuses the stored choice without exploring, and records that are corrupt or
+// hold another key's choice are ignored (and removed), never trusted.
+#include "test_support.hpp"
+
+#include <pacxx/algorithm/gemm.hpp>
+#include <pacxx/pacxx.hpp>
+#include <pacxx/tune.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using pacxx_test::rng;
+
+std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi) {
+  rng r(seed);
+  std::vector<int> v(n);
+  for (auto &x : v)
+    x = static_cast<int>(r.integer(lo, hi));
+  return v;
+}
+
+// ---- A user kernel as a space (docs/tuning.md shows the same) ----
+
+template <std::size_t Block, std::size_t Items> struct axpy_point {
+  static constexpr std::size_t block = Block, items = Items;
+  static std::string describe() {
+    return pacxx::tune::describe_values("block items", {Block, Items});
+  }
+};
+using axpy_space =
+    pacxx::tune::product<axpy_point, pacxx::tune::values<64, 256>, pacxx::tune::values<1, 4>>;
+static_assert(axpy_space::size == 4, "product: 2 x 2 points");
+static_assert(std::is_same<pacxx::tune::with_default<axpy_point<64, 4>, axpy_space>,
+                           pacxx::tune::space<axpy_point<64, 4>, axpy_point<64, 1>,
+                                              axpy_point<256, 1>, axpy_point<256, 4>>>::value,
+              "with_default: the default first, once");
+
+// out = a * x + y under policy P: each thread `items` elements a block apart, blocks
+// striding over tiles. Repeatable (out is not an input), so the run is its own trial.
+template <class P> void axpy(int a, const int *x, const int *y, int *out, std::size_t n) {
+  const std::size_t tile = P::block * P::items;
+  const std::size_t blocks =
+      std::max<std::size_t>(1, std::min<std::size_t>(64, (n + tile - 1) / tile));
+  pacxx::kernel(
+      [a](const int *x, const int *y, int *out, std::size_t n) {
+        const std::size_t stride = pacxx::Grid::get().size.x * P::block * P::items;
+        for (std::size_t base = pacxx::Block::get().index.x * P::block * P::items; base < n;
+             base += stride)
+          for (std::size_t q = 0; q < P::items; ++q) {
+            const std::size_t i = base + q * P::block + pacxx::Thread::get().local.x;
+            if (i < n)
+              out[i] = a * x[i] + y[i];
+          }
+      },
+      {{blocks}, {P::block}})(x, y, out, n);
+}
+
+void tuned_axpy(int a, const gpu::vector<int> &x, const gpu::vector<int> &y,
+                gpu::vector<int> &out) {
+  const int *px = x.data(), *py = y.data();
+  int *po = out.data();
+  const std::size_t n = x.size();
+  pacxx::tune::run<axpy_space>("tests::axpy", pacxx::tune::size_class(n),
+                               [&](auto policy) { axpy<decltype(policy)>(a, px, py, po, n); });
+}
+
+TEST(Tuning, UserKernelIsRightUnderEveryCandidateAndTheChosenOne) {
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1031)}) {
+    const std::vector<int> hx = random_ints(n, 1, -100, 100), hy = random_ints(n, 2, -100, 100);
+    std::vector<int> want(n);
+    for (std::size_t i = 0; i < n; ++i)
+      want[i] = 3 * hx[i] + hy[i];
+    gpu::vector<int> x = gpu::copy(hx), y = gpu::copy(hy), out(n);
+    for (std::size_t c = 0; c < axpy_space::size; ++c) {
+      pacxx::tune::invoke<axpy_space>(
+          c, [&](auto policy) { axpy<decltype(policy)>(3, x.data(), y.data(), out.data(), n); });
+      EXPECT_EQ(gpu::copy(out), want) << "candidate " << c << ", n " << n;
+    }
+    tuned_axpy(3, x, y, out);
+    EXPECT_EQ(gpu::copy(out), want) << "chosen candidate, n " << n;
+  }
+}
+
+TEST(Tuning, DescribeAndSizeClasses) {
+  EXPECT_EQ(pacxx::tune::describe_values("block items", {256, 8}), "block=256 items=8");
+  EXPECT_EQ(pacxx::tune::size_class(0), 0u);
+  EXPECT_EQ(pacxx::tune::size_class(1), 1u);
+  EXPECT_EQ(pacxx::tune::size_class(1000), 10u);
+  EXPECT_EQ(pacxx::tune::size_class(1024), 11u);
+}
+
+// ---- The algorithms' spaces: every candidate, the same bits ----
+
+TEST(Tuning, ReduceIsBitwiseTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::reduce;
+  for (std::size_t n : {std::size_t(1), std::size_t(997), std::size_t(100003)}) {
+    const std::vector<int> h = random_ints(n, n, -1000, 1000);
+    const int want = std::accumulate(h.begin(), h.end(), 5);
+    gpu::vector<int> v = gpu::copy(h);
+    auto in = pacxx::detail::device_view(v);
+    for (std::size_t c = 0; c < S::size; ++c) {
+      const int got = pacxx::tune::invoke<S>(c, [&](auto policy) {
+        return 5 + gpu::detail::fold_partials(
+                       gpu::detail::reduce_blocks<int, decltype(policy)>(
+                           in, n, gpu::detail::element{}, std::plus<>{}, std::plus<>{}),
+                       std::plus<>{});
+      });
+      EXPECT_EQ(got, want) << "candidate " << c << ", n " << n;
+    }
+    EXPECT_EQ(gpu::reduce(v, 5), want);
+  }
+}
+
+TEST(Tuning, ScanIsBitwiseTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::scan_space<int, false>;
+  for (std::size_t n : {std::size_t(1), std::size_t(13), std::size_t(50021)}) {
+    const std::vector<int> h = random_ints(n, n + 3, -50, 50);
+    std::vector<int> want(n);
+    std::inclusive_scan(h.begin(), h.end(), want.begin());
+    gpu::vector<int> v = gpu::copy(h), out(n);
+    auto src = pacxx::detail::device_view(v);
+    auto dst = pacxx::detail::device_view(out);
+    for (std::size_t c = 0; c < S::size; ++c) {
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        gpu::detail::scan_with<decltype(policy), int, false>("scan", src, dst, n, 0, std::plus<>{});
+      });
+      EXPECT_EQ(gpu::copy(out), want) << "candidate " << c << ", n " << n;
+    }
+  }
+}
+
+TEST(Tuning, RadixPassesSortTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::radix_space<4, 0, 4>;
+  for (std::size_t n : {std::size_t(2), std::size_t(331), std::size_t(40009)}) {
+    std::vector<unsigned> h(n);
+    rng r(n);
+    for (auto &x : h)
+      x = static_cast<unsigned>(r.integer(0, 1 << 30));
+    std::vector<unsigned> want = h;
+    std::sort(want.begin(), want.end());
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<unsigned> keys = gpu::copy(h), alt(n);
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        gpu::detail::radix_passes<unsigned, gpu::detail::no_values, false, unsigned,
+                                  decltype(policy)>(keys.data(), alt.data(), nullptr, nullptr, n, 0,
+                                                    32);
+      });
+      EXPECT_EQ(gpu::copy(keys), want) << "candidate " << c << ", n " << n;
+    }
+  }
+}
+
+TEST(Tuning, HistogramIsTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::histogram;
+  using U = unsigned long long;
+  for (std::size_t bins : {std::size_t(1), std::size_t(37), std::size_t(5000)}) {
+    const std::size_t n = 30011;
+    const std::vector<int> h = random_ints(n, bins, -5, 105);
+    std::vector<U> want(bins, 0);
+    for (int x : h)
+      if (x >= 0 && x < 100)
+        ++want[std::size_t(x) * bins / 100];
+    gpu::vector<int> v = gpu::copy(h);
+    auto in = pacxx::detail::device_view(v);
+    const auto map = gpu::detail::even_bins<int>::make(bins, 0, 100);
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<U> out(bins, U(0));
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        gpu::detail::histogram_with<decltype(policy), int>(in, n, bins, map, out.data());
+      });
+      EXPECT_EQ(gpu::copy(out), want) << "candidate " << c << ", bins " << bins;
+    }
+    EXPECT_EQ(gpu::copy(gpu::histogram_even(v, bins, 0, 100)), want) << bins;
+  }
+}
+
+TEST(Tuning, GemmIsBitwiseTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::gemm;
+  // Small integers: every product and sum is exact in float, so every tiling agrees.
+  const std::size_t m = 67, n = 131, k = 29;
+  const std::vector<int> ia = random_ints(m * k, 7, -8, 8), ib = random_ints(k * n, 8, -8, 8);
+  const std::vector<float> ha(ia.begin(), ia.end()), hb(ib.begin(), ib.end());
+  std::vector<float> want(m * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      float s = 0;
+      for (std::size_t p = 0; p < k; ++p)
+        s += ha[i * k + p] * hb[p * n + j];
+      want[i * n + j] = 2 * s;
+    }
+  gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb);
+  for (std::size_t c = 0; c < S::size; ++c) {
+    gpu::vector<float> out(m * n);
+    auto A = gpu::md(a, k, m), B = gpu::md(b, n, k), C = gpu::md(out, n, m);
+    pacxx::tune::invoke<S>(c, [&](auto policy) {
+      using G = decltype(policy);
+      gpu::detail::gemm_launch<typename G::small>(A, B, C, m, n, k, 1, 2.f, 0.f);
+    });
+    EXPECT_EQ(gpu::copy(out), want) << "candidate " << c;
+  }
+}
+
+// ---- Records across processes (ctest runs these in order over one directory) ----
+
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+// The records' files in the tuning directory.
+std::vector<std::string> record_files() {
+  std::vector<std::string> files;
+  const std::string dir = env("PACXX_CACHE_DIR") + "/tune-v1";
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".pxc") == 0)
+        files.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+void write_file(const std::string &path, const std::string &data) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+}
+
+// What this process appends to the report (PACXX_TUNE_REPORT) while f runs.
+template <class F> std::string reported(F f) {
+  const std::string before = read_file(env("PACXX_TUNE_REPORT"));
+  f();
+  return read_file(env("PACXX_TUNE_REPORT")).substr(before.size());
+}
+
+// Two reductions of two size classes (1000: 10, 3000: 12); both checked.
+void two_reductions() {
+  for (std::size_t n : {std::size_t(1000), std::size_t(3000)}) {
+    const std::vector<int> h = random_ints(n, n, -1000, 1000);
+    gpu::vector<int> v = gpu::copy(h);
+    EXPECT_EQ(gpu::reduce(v, 0), std::accumulate(h.begin(), h.end(), 0)) << n;
+  }
+}
+
+#define REQUIRE_STORE_RUN()                                                                        \
+  if (env("PACXX_TUNE_REPORT").empty() || env("PACXX_CACHE") != "1")                               \
+  GTEST_SKIP() << "run by ctest's tuning_test_opencl_store (a fresh PACXX_CACHE_DIR)"
+
+TEST(TuningStore, ExploringStoresAValidChoice) {
+  REQUIRE_STORE_RUN();
+  ASSERT_EQ(pacxx::tune::mode(), 2);
+  const std::string r = reported(two_reductions);
+  EXPECT_NE(r.find("# explored\npacxx tuning record 1"), std::string::npos) << r;
+  EXPECT_NE(r.find("family gpu::reduce/4"), std::string::npos) << r;
+  // Each record's choice is one of the space's candidates, and was timed.
+  std::size_t choices = 0;
+  for (std::size_t at = r.find("\nchoice "); at != std::string::npos;
+       at = r.find("\nchoice ", at + 1), ++choices) {
+    const std::size_t c = std::stoul(r.substr(at + 8));
+    EXPECT_LT(c, pacxx::policy::tuning::reduce::size) << r;
+    EXPECT_NE(r.find("time " + std::to_string(c) + " "), std::string::npos) << r;
+  }
+  EXPECT_EQ(choices, 2u) << r;
+  EXPECT_EQ(record_files().size(), 2u);
+}
+
+TEST(TuningStore, ALaterProcessReusesTheStoredChoice) {
+  REQUIRE_STORE_RUN();
+  ASSERT_EQ(pacxx::tune::mode(), 1);
+  const std::string r = reported(two_reductions);
+  EXPECT_EQ(r.find("# explored"), std::string::npos) << r;
+  std::size_t stored = 0;
+  for (std::size_t at = r.find("# stored\n"); at != std::string::npos;
+       at = r.find("# stored\n", at + 1))
+    ++stored;
+  EXPECT_EQ(stored, 2u) << r;
+}
+
+TEST(TuningStore, ARecordOfAnotherKeyIsIgnored) {
+  REQUIRE_STORE_RUN();
+  ASSERT_EQ(pacxx::tune::mode(), 1);
+  std::vector<std::string> files = record_files();
+  ASSERT_EQ(files.size(), 2u);
+  // Each file now holds the other's record: valid, but for another key.
+  const std::string a = read_file(files[0]), b = read_file(files[1]);
+  write_file(files[0], b);
+  write_file(files[1], a);
+  const std::string r = reported(two_reductions);
+  EXPECT_EQ(r.find("# stored"), std::string::npos) << r;
+  EXPECT_TRUE(record_files().empty()) << "foreign records are removed";
+}
+
+TEST(TuningStore, ACorruptRecordIsIgnored) {
+  REQUIRE_STORE_RUN();
+  ASSERT_EQ(pacxx::tune::mode(), 1);
+  std::vector<std::string> files = record_files();
+  ASSERT_EQ(files.size(), 2u) << "run after ExploringStoresAValidChoice";
+  std::string a = read_file(files[0]);
+  a[a.size() / 2] ^= 0x20; // one bit of the record's text
+  write_file(files[0], a);
+  write_file(files[1], read_file(files[1]).substr(0, 40)); // truncated
+  const std::string r = reported(two_reductions);
+  EXPECT_EQ(r.find("# stored"), std::string::npos) << r;
+  EXPECT_TRUE(record_files().empty()) << "corrupt records are removed";
+}
+
+} // namespace
