@@ -32,6 +32,7 @@ import report_rof  # noqa: E402
 import report_stl  # noqa: E402
 import report_tuning  # noqa: E402
 import report_gemm_launches  # noqa: E402
+import report_dist  # noqa: E402
 
 RESULTS = os.path.join(HERE, 'results')
 # The programs whose JSON is a run, and the report that reads it.
@@ -217,6 +218,22 @@ def tuning_goals(all_runs, rows, missing):
             rows.append((goal, fam, met, measured, rel, date, plot))
 
 
+def dist_goals(all_runs, rows, missing):
+    """Issue 39: the newest folder with dist-np<N>-<transport>.json runs (report_dist.py)."""
+    folders = sorted({os.path.dirname(os.path.relpath(p, RESULTS)) for p in
+                      glob.glob(os.path.join(RESULTS, '**', 'dist-np*-*.json'), recursive=True)})
+    if not folders:
+        return
+    rel = max(folders, key=lambda d: report_dist.date_of(os.path.join(RESULTS, d)))
+    date = report_dist.date_of(os.path.join(RESULTS, rel))
+    plot = plot_for(os.path.join(rel, 'dist-np1-nccl.json'), ['dist.png'])
+    if not plot:
+        missing.append((os.path.join(rel, 'dist-np1-nccl.json'), 'dist', 'dist'))
+    for goal, fam, met, measured in report_dist.dist_goals(os.path.join(RESULTS, rel)):
+        rows.append((goal, fam, met, measured, os.path.join(rel, 'dist-np4-nccl.json'), date,
+                     plot))
+
+
 def link(path):
     return '[%s](results/%s)' % (os.path.basename(path), path) if path else 'none'
 
@@ -230,7 +247,8 @@ def page():
                 ('Queues and futures (report_queues.py)', queue_goals),
                 ('The paper\'s application, ROF denoising (report_rof.py)', rof_goals),
                 ('Matrices and launches (report_gemm_launches.py)', gemm_launch_goals),
-                ('Run-time tuning (report_tuning.py)', tuning_goals)]
+                ('Run-time tuning (report_tuning.py)', tuning_goals),
+                ('Distributed ranges on MPI and NCCL (report_dist.py)', dist_goals)]
     out = ['# Benchmark results', '',
            'Printed by `benchmarks/report_results.py` from the newest committed run of each '
            'benchmark family under `benchmarks/results/`; do not edit by hand (`python3 '

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Tables, goals and a plot of benchmarks/dist.cpp (issue 39, gpu::dist over MPI and
+NCCL): one JSON per rank count and transport, dist-np<N>-<transport>.json (rank 0's
+Google Benchmark output under mpirun; times are the slowest rank's). report_results.py
+calls dist_goals() for RESULTS.md.
+
+  weak/<op>          2^28 floats per GPU: parallel efficiency t(1 GPU) / t(N GPUs)
+  halo/<bytes>       exchange_halo of one row beside raw/<bytes>, an NCCL send/recv of
+                     the same size in the same program
+  allreduce_scalar   one float summed over the ranks, every rank gets it
+
+usage: report_dist.py OUT_DIR   reads OUT_DIR/dist-np*.json, writes OUT_DIR/dist.md (and
+                                dist.png where matplotlib is)
+"""
+import collections
+import glob
+import json
+import os
+import re
+import sys
+
+# Issue 39's weak-scaling goals at 4 GPUs (parallel efficiency).
+WEAK_GOALS = {'transform': 0.95, 'reduce': 0.95, 'inclusive_scan': 0.9, 'sort': 0.7}
+HALO_BOUND = 1.2  # halo exchange <= 1.2x a raw NCCL send/recv of the same size
+ALLREDUCE_US = 30.0
+
+
+def load(folder):
+    """{(np, transport): {name: (time in us, counters)}} of the folder's runs."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(folder, 'dist-np*-*.json'))):
+        m = re.search(r'dist-np(\d+)-(\w+)\.json$', path)
+        if not m:
+            continue
+        with open(path) as f:
+            j = json.load(f)
+        runs = {}
+        for b in j.get('benchmarks', []):
+            if b.get('run_type') == 'aggregate' and b.get('aggregate_name') != 'median':
+                continue
+            if 'error_message' in b:
+                continue
+            name = b['name'].split('/iterations')[0].split('/manual_time')[0]
+            scale = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}[b.get('time_unit', 'ns')]
+            runs[name] = (b['real_time'] * scale, b)
+        out[(int(m.group(1)), m.group(2))] = runs
+    return out
+
+
+def date_of(folder):
+    for path in sorted(glob.glob(os.path.join(folder, 'dist-np*-*.json'))):
+        with open(path) as f:
+            return json.load(f).get('context', {}).get('date', '')
+    return ''
+
+
+def weak(runs, transport='nccl'):
+    """{op: {np: efficiency}} against the one-GPU run of the same transport."""
+    base = runs.get((1, transport), {})
+    out = collections.defaultdict(dict)
+    for (np, t), r in sorted(runs.items()):
+        if t != transport:
+            continue
+        for name, (us, _) in r.items():
+            if name.startswith('weak/') and name in base:
+                out[name[len('weak/'):]][np] = base[name][0] / us
+    return out
+
+
+def halo(runs, transport='nccl'):
+    """[(np, bytes, halo us, raw us)] for every rank count above one."""
+    out = []
+    for (np, t), r in sorted(runs.items()):
+        if t != transport or np < 2:
+            continue
+        for name, (us, _) in sorted(r.items()):
+            m = re.match(r'halo/(\d+)$', name)
+            if m and 'raw/' + m.group(1) in r:
+                out.append((np, int(m.group(1)), us, r['raw/' + m.group(1)][0]))
+    return out
+
+
+def dist_goals(folder):
+    """[(goal, family, met, measured)] as report_results.py tables them."""
+    runs = load(folder)
+    rows = []
+    w = weak(runs)
+    most = max([np for (np, t) in runs if t == 'nccl'] or [0])
+    for op, bound in WEAK_GOALS.items():
+        if op not in w or most not in w[op]:
+            continue
+        e = w[op][most]
+        rows.append(('weak scaling >= %.2f parallel efficiency at %d GPUs' % (bound, most),
+                     'dist::' + op, 'yes' if e >= bound else 'NO', '%.2f' % e))
+    h = halo(runs)
+    if h:
+        worst = max(h, key=lambda x: x[2] / x[3])
+        rows.append(('halo exchange <= %.1fx a raw NCCL send/recv of the same size' % HALO_BOUND,
+                     'dist halo', 'yes' if worst[2] / worst[3] <= HALO_BOUND else 'NO',
+                     '%.2fx (%d B, %d GPUs)' % (worst[2] / worst[3], worst[1], worst[0])))
+    ar = [(np, r['allreduce_scalar'][0]) for (np, t), r in runs.items()
+          if t == 'nccl' and np >= 2 and 'allreduce_scalar' in r]
+    if ar:
+        np, us = max(ar, key=lambda x: x[1])
+        rows.append(('a scalar all-reduce <= %g us' % ALLREDUCE_US, 'dist::reduce (scalar)',
+                     'yes' if us <= ALLREDUCE_US else 'NO', '%.1f us (%d GPUs)' % (us, np)))
+    return rows
+
+
+def main(folder):
+    runs = load(folder)
+    if not runs:
+        sys.exit('report_dist.py: no dist-np*-*.json in %s' % folder)
+    lines = ['# gpu::dist (benchmarks/dist.cpp), %s' % date_of(folder)[:10], '',
+             'Printed by `benchmarks/report_dist.py`.', '',
+             '## Goals', '', '| goal | family | met | measured |', '|---|---|---|---|']
+    lines += ['| %s |' % ' | '.join(g) for g in dist_goals(folder)]
+    for transport in sorted({t for (_, t) in runs}):
+        nps = sorted(np for (np, t) in runs if t == transport)
+        lines += ['', '## %s: times by rank count' % transport, '',
+                  '| benchmark | ' + ' | '.join('%d GPU%s' % (n, 's' if n > 1 else '')
+                                             for n in nps) + ' |',
+                  '|---|' + '---|' * len(nps)]
+        names = sorted({n for np in nps for n in runs[(np, transport)]})
+        for name in names:
+            cells = []
+            for np in nps:
+                r = runs[(np, transport)].get(name)
+                cells.append('%.1f us' % r[0] if r else '-')
+            lines.append('| %s | %s |' % (name, ' | '.join(cells)))
+        w = weak(runs, transport)
+        if w:
+            lines += ['', '### %s: weak-scaling parallel efficiency (t at 1 GPU / t at N)'
+                      % transport, '', '| operation | ' + ' | '.join(str(n) for n in nps) + ' |',
+                      '|---|' + '---|' * len(nps)]
+            for op in sorted(w):
+                lines.append('| %s | %s |' % (op, ' | '.join(
+                    '%.2f' % w[op][n] if n in w[op] else '-' for n in nps)))
+    with open(os.path.join(folder, 'dist.md'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    w = weak(runs)
+    if not w:
+        return
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for op in sorted(w):
+        nps = sorted(w[op])
+        ax.plot(nps, [w[op][n] for n in nps], marker='o', label=op)
+    ax.axhline(1.0, color='grey', lw=0.5)
+    ax.set_xlabel('GPUs (one process each)')
+    ax.set_ylabel('weak-scaling efficiency')
+    ax.set_title('gpu::dist, 2^28 floats per GPU (NCCL)')
+    ax.set_xticks(sorted({n for op in w for n in w[op]}))
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, 'dist.png'), dpi=110)
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
