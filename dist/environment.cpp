@@ -470,25 +470,42 @@ void alltoallv_device(const void *send, const std::size_t *send_counts, void *re
   engine &e = the_engine();
   const int p = env.size();
   void *q = pacxx::detail::current_queue();
-  std::size_t send_total = 0, recv_total = 0;
+  const int me = env.rank();
+  if (send_counts[me] != recv_counts[me])
+    throw error("pacxx::dist::alltoallv: a rank sends itself another byte count than it receives");
+  std::size_t send_total = 0, recv_total = 0, send_self = 0, recv_self = 0;
   for (int r = 0; r < p; ++r) {
+    if (r == me) {
+      send_self = send_total;
+      recv_self = recv_total;
+    }
     send_total += send_counts[r];
     recv_total += recv_counts[r];
   }
+  // The rank's own part is a device-to-device copy on the queue, not a message: in
+  // dist::sort's move back into the blocks it is most of the data (each bucket is about
+  // the rank's own block), and a copy runs at the device's copy rate where NCCL's
+  // send to self or the host-staged path (device -> host -> device) is far slower.
+  const auto copy_self = [&] {
+    if (send_counts[me])
+      pacxx::detail::copy_on_device(static_cast<char *>(recv) + recv_self,
+                                    static_cast<const char *>(send) + send_self, send_counts[me]);
+  };
   if (env.transport() == transport::nccl) {
     make_context_current();
     const char *s = static_cast<const char *>(send);
     char *d = static_cast<char *>(recv);
     check_nccl(e.nccl.GroupStart(), "ncclGroupStart");
     for (int r = 0; r < p; ++r) {
-      if (send_counts[r])
+      if (send_counts[r] && r != me)
         check_nccl(e.nccl.Send(s, send_counts[r], nccl_int8, r, e.comm, stream_of(q)), "ncclSend");
-      if (recv_counts[r])
+      if (recv_counts[r] && r != me)
         check_nccl(e.nccl.Recv(d, recv_counts[r], nccl_int8, r, e.comm, stream_of(q)), "ncclRecv");
       s += send_counts[r];
       d += recv_counts[r];
     }
     check_nccl(e.nccl.GroupEnd(), "ncclGroupEnd");
+    copy_self();
     pacxx::detail::queue_wait(q);
     return;
   }
@@ -502,11 +519,14 @@ void alltoallv_device(const void *send, const std::size_t *send_counts, void *re
     so += send_counts[r];
     ro += recv_counts[r];
   }
+  sc[me] = rc[me] = 0; // copy_self
   if (env.transport() == transport::mpi_device) {
     pacxx::detail::queue_wait(q);
     check_mpi(MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(),
                             MPI_BYTE, MPI_COMM_WORLD),
               "MPI_Alltoallv");
+    copy_self();
+    pacxx::detail::queue_wait(q);
     return;
   }
   pinned hs, hr;
@@ -519,6 +539,8 @@ void alltoallv_device(const void *send, const std::size_t *send_counts, void *re
             "MPI_Alltoallv");
   if (recv_total)
     pacxx::detail::copy_to_device(recv, r, recv_total);
+  copy_self(); // after that copy: r holds no valid bytes for the own part
+  pacxx::detail::queue_wait(q);
 }
 
 // --- halo exchange
