@@ -29,7 +29,7 @@ if [ -x build/tests/dist/dist_test ]; then
   done
   cp scripts/gpu-dist.sh "$stage/"
 fi
-for e in dot_product saxpy_async transform_kernel reduce_staged rof thrust_interop; do
+for e in dot_product saxpy_async transform_kernel reduce_staged rof thrust_interop canny_example fluids_example; do
   [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
 done
 # The ROF example (issue 11): its image libraries, which the GPU machine may lack, and

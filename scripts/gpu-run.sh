@@ -10,7 +10,7 @@ out="${OUT:-/tmp}"
   echo "== dependencies of a pacxx program (no LLVM, no CUDA runtime)"; ldd "$here/bin/saxpy"
   echo "== pacxx-info"; "$here/bin/pacxx-info"
   echo "== saxpy (default device)"; PACXX_TRACE=1 "$here/bin/saxpy"
-  for e in dot_product saxpy_async transform_kernel reduce_staged; do
+  for e in dot_product saxpy_async transform_kernel reduce_staged canny_example fluids_example; do
     [ -x "$here/bin/$e" ] && { echo "== $e"; PACXX_CACHE=0 "$here/bin/$e" || echo "FAILED: $e"; }
   done
 } 2>&1 | tee "$out/gpu-info.log"
