@@ -91,8 +91,10 @@ class half {
   std::uint16_t bits_;
 
 public:
-  using pacxx_float16 = void; // radix sorts and selects it (pacxx/agent/radix_sort.hpp)
+  /// Marks a 16-bit float: radix sorts and selects it (pacxx/agent/radix_sort.hpp).
+  using pacxx_float16 = void;
 
+  /// Uninitialized bits (trivial, as a float's default).
   half() = default;
   /// f rounded to the nearest half (ties to even).
   half(float f) : bits_(detail::float_to_half_bits(f)) {}
@@ -114,8 +116,10 @@ class bfloat16 {
   std::uint16_t bits_;
 
 public:
-  using pacxx_float16 = void; // radix sorts and selects it (pacxx/agent/radix_sort.hpp)
+  /// Marks a 16-bit float: radix sorts and selects it (pacxx/agent/radix_sort.hpp).
+  using pacxx_float16 = void;
 
+  /// Uninitialized bits (trivial, as a float's default).
   bfloat16() = default;
   /// f rounded to the nearest bfloat16 (ties to even).
   bfloat16(float f) : bits_(detail::float_to_bfloat16_bits(f)) {}

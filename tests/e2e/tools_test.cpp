@@ -2,7 +2,8 @@
 // range named as the user wrote it (gpu::reduce, gpu::transform, gpu::copy) with its
 // input's size, around its launches, copies and allocations, which the tool sees as
 // many times as pacxx::stats() counts them; ranges nest and end as they began, on an
-// error too; with the callbacks off the tool hears nothing.
+// error too; with the callbacks off the tool hears nothing. The Thrust-parity algorithms
+// (set_union, partition_copy, top_k) and gpu::gemm are ranges as well.
 #include <pacxx/pacxx.hpp>
 #include <pacxx/tools.hpp>
 
@@ -10,9 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
+#include <iterator>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -140,6 +145,103 @@ TEST(Tools, NothingWhenOff) {
   gpu::fill(v, 3);
   EXPECT_EQ(gpu::reduce(v, 0), 300);
   EXPECT_TRUE(rec.begins.empty());
+}
+
+// The outermost algorithm ranges the recorder heard (name and size), in order; nested
+// public calls inside them (a top_k's compaction) are deeper and not listed.
+std::vector<std::pair<std::string, std::size_t>> top_level(const recorder &r) {
+  std::vector<std::pair<std::string, std::size_t>> top;
+  for (const recorded &e : r.begins)
+    if (e.kind == event::algorithm && e.depth == 0)
+      top.emplace_back(e.name, e.size);
+  return top;
+}
+
+using named_sizes = std::vector<std::pair<std::string, std::size_t>>;
+
+struct is_even {
+  bool operator()(int v) const { return v % 2 == 0; }
+};
+
+// The Thrust-parity algorithms are ranges too, named as called, with their first
+// input's size (tiny sizes: the kernels' JIT dominates on PoCL).
+TEST(Tools, SetUnionIsOneRangeWithItsFirstInputsSize) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(13)}) {
+    std::vector<int> ha(n), hb(5), want;
+    for (std::size_t i = 0; i < n; ++i)
+      ha[i] = int(2 * i);
+    for (std::size_t i = 0; i < hb.size(); ++i)
+      hb[i] = int(3 * i);
+    std::set_union(ha.begin(), ha.end(), hb.begin(), hb.end(), std::back_inserter(want));
+    gpu::vector<int> a = gpu::copy(ha), b = gpu::copy(hb), out(n + hb.size());
+    listening l;
+    const std::size_t k = gpu::set_union(a, b, out);
+    EXPECT_EQ(k, want.size()) << n;
+    std::vector<int> got = gpu::copy(out);
+    got.resize(k);
+    EXPECT_EQ(got, want) << n;
+    EXPECT_EQ(l.rec.problems, 0) << n;
+    EXPECT_TRUE(l.rec.open.empty()) << n;
+    EXPECT_EQ(top_level(l.rec), (named_sizes{{"gpu::set_union", n}, {"gpu::copy", out.size()}}))
+        << n;
+  }
+}
+
+TEST(Tools, PartitionCopyIsOneRangeWithItsInputsSize) {
+  const std::size_t n = 11;
+  std::vector<int> h(n);
+  for (std::size_t i = 0; i < n; ++i)
+    h[i] = int(i * 7 % 5);
+  gpu::vector<int> in = gpu::copy(h), yes(n), no(n);
+  listening l;
+  const auto c = gpu::partition_copy(in, yes, no, is_even{});
+  std::vector<int> even, odd;
+  for (int v : h)
+    (v % 2 == 0 ? even : odd).push_back(v);
+  EXPECT_EQ(c.first, even.size());
+  EXPECT_EQ(c.second, odd.size());
+  std::vector<int> got = gpu::copy(yes);
+  got.resize(c.first);
+  EXPECT_EQ(got, even);
+  EXPECT_EQ(l.rec.problems, 0);
+  EXPECT_EQ(top_level(l.rec), (named_sizes{{"gpu::partition_copy", n}, {"gpu::copy", n}}));
+}
+
+TEST(Tools, TopKIsOneRangeWithItsInputsSize) {
+  const std::size_t n = 17, k = 3;
+  std::vector<int> h(n);
+  for (std::size_t i = 0; i < n; ++i)
+    h[i] = int(i * 5 % 17);
+  gpu::vector<int> in = gpu::copy(h), out(k);
+  listening l;
+  gpu::top_k(in, k, out);
+  std::vector<int> want = h;
+  std::sort(want.begin(), want.end(), std::greater<>());
+  want.resize(k);
+  EXPECT_EQ(gpu::copy(out), want);
+  EXPECT_EQ(l.rec.problems, 0);
+  EXPECT_TRUE(l.rec.open.empty());
+  EXPECT_EQ(top_level(l.rec), (named_sizes{{"gpu::top_k", n}, {"gpu::copy", k}}));
+}
+
+TEST(Tools, GemmIsOneRangeWithItsAsSize) {
+  const std::size_t m = 3, k = 5, n = 2; // A is m x k, B k x n, C m x n (row-major)
+  std::vector<float> ha(m * k), hb(k * n), want(m * n, 0.f);
+  for (std::size_t i = 0; i < ha.size(); ++i)
+    ha[i] = float(i % 4);
+  for (std::size_t i = 0; i < hb.size(); ++i)
+    hb[i] = float(i % 3) - 1.f;
+  for (std::size_t r = 0; r < m; ++r)
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t i = 0; i < k; ++i)
+        want[r * n + c] += ha[r * k + i] * hb[i * n + c];
+  gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), c(m * n);
+  listening l;
+  gpu::gemm(gpu::md(a, k, m), gpu::md(b, n, k), gpu::md(c, n, m), 1.f, 0.f);
+  EXPECT_EQ(gpu::copy(c), want);
+  EXPECT_EQ(l.rec.problems, 0);
+  EXPECT_TRUE(l.rec.open.empty());
+  EXPECT_EQ(top_level(l.rec), (named_sizes{{"gpu::gemm", m * k}, {"gpu::copy", m * n}}));
 }
 
 } // namespace

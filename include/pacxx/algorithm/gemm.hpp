@@ -63,6 +63,7 @@
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/tune.hpp"
 #include "pacxx/view/md.hpp"
 
@@ -559,6 +560,7 @@ using md_value_t = typename std::decay<decltype(std::declval<const M &>()(0, 0, 
 /// are a pacxx::error, C unchanged.
 template <class MA, class MB, class MC, class Alpha, class Beta, class Math = math::fp32_t>
 void gemm(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta, Math math = Math()) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gemm", A);
   (void)math;
   static_assert(detail::is_md_of_rank<MA, 2>::value && detail::is_md_of_rank<MB, 2>::value &&
                     detail::is_md_of_rank<MC, 2>::value,
@@ -578,6 +580,7 @@ void gemm(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta, Math ma
 template <class MA, class MB, class MC, class Alpha, class Beta, class Math = math::fp32_t>
 void gemm_batched(const MA &A, const MB &B, const MC &C, Alpha alpha, Beta beta,
                   Math math = Math()) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gemm_batched", A);
   (void)math;
   static_assert(detail::is_md_of_rank<MA, 3>::value && detail::is_md_of_rank<MB, 3>::value &&
                     detail::is_md_of_rank<MC, 3>::value,

@@ -35,6 +35,7 @@
 #include "pacxx/graph.hpp"
 #include "pacxx/queue.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
@@ -118,6 +119,7 @@ template <class D> void check_done_range(const D &, ...) {}
 template <class Body, class Done>
 std::size_t iterate_until(const pacxx::queue &q, Body &&body, Done &&done,
                           iterate_options options = iterate_options()) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::iterate_until");
   const std::size_t max = options.max_iterations(), every = options.check_every();
   if (every == 0)
     throw pacxx::error("gpu::iterate_until: check_every(0); done must be tested every k >= 1 "

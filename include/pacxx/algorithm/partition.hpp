@@ -7,11 +7,13 @@
 #include <cstddef>
 
 #include "pacxx/algorithm/copy_if.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
 
 template <class T, class Pred> std::size_t partition(vector<T> &v, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition", v);
   return gpu::stable_partition(v, pred);
 }
 

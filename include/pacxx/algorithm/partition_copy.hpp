@@ -17,6 +17,7 @@
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -60,6 +61,7 @@ std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, Ou
 template <class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> partition_copy(In &&in, OutT &&out_true, OutF &&out_false,
                                                    Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition_copy", in);
   return detail::partition_into("gpu::partition_copy", std::forward<In>(in),
                                 std::forward<OutT>(out_true), std::forward<OutF>(out_false), pred);
 }
@@ -67,6 +69,7 @@ std::pair<std::size_t, std::size_t> partition_copy(In &&in, OutT &&out_true, Out
 template <class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> stable_partition_copy(In &&in, OutT &&out_true,
                                                           OutF &&out_false, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_partition_copy", in);
   return detail::partition_into("gpu::stable_partition_copy", std::forward<In>(in),
                                 std::forward<OutT>(out_true), std::forward<OutF>(out_false), pred);
 }

@@ -7,6 +7,7 @@
 
 #include "pacxx/algorithm/detail/search_one.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 namespace detail {
@@ -19,6 +20,7 @@ template <class Pred> struct partition_point_search {
 } // namespace detail
 
 template <class Rng, class Pred> std::size_t partition_point(Rng &&rng, Pred pred) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition_point", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,
                 "gpu::partition_point: the predicate must be trivially copyable (capture "
                 "values only)");

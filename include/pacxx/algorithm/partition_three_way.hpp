@@ -23,6 +23,7 @@
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -99,6 +100,7 @@ partition_counts partition_three_way_into(const char *name, const V &src, const 
 template <class In, class OutF, class OutS, class OutU, class P1, class P2>
 partition_counts partition_copy(In &&in, OutF &&out_first, OutS &&out_second, OutU &&out_unselected,
                                 P1 select_first, P2 select_second) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition_copy", in);
   static_assert(pacxx::is_device_copyable<P1>::value && pacxx::is_device_copyable<P2>::value,
                 "gpu::partition_copy: the predicates must be trivially copyable (capture values "
                 "only)");

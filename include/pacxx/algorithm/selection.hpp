@@ -49,6 +49,7 @@
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -237,6 +238,7 @@ template <class T> void check_rank(const char *name, const vector<T> &v, std::si
 template <class In, class OutV, class Comp = std::greater<>,
           class = typename std::enable_if<!ranges::range<Comp>>::type>
 void top_k(In &&in, std::size_t k, OutV &&out_values, Comp comp = {}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::top_k", in);
   using I = ranges::views::all_t<vector<std::size_t> &>;
   detail::top_k_impl(std::forward<In>(in), k, std::forward<OutV>(out_values),
                      static_cast<I *>(nullptr), comp);
@@ -247,6 +249,7 @@ void top_k(In &&in, std::size_t k, OutV &&out_values, Comp comp = {}) {
 template <class In, class OutV, class OutI, class Comp = std::greater<>,
           class = typename std::enable_if<ranges::range<OutI>>::type>
 void top_k(In &&in, std::size_t k, OutV &&out_values, OutI &&out_indices, Comp comp = {}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::top_k", in);
   auto di = pacxx::detail::device_view(std::forward<OutI>(out_indices));
   detail::top_k_impl(std::forward<In>(in), k, std::forward<OutV>(out_values), &di, comp);
 }
@@ -255,6 +258,7 @@ void top_k(In &&in, std::size_t k, OutV &&out_values, OutI &&out_indices, Comp c
 /// comp's order before it and nothing before it after it (std::nth_element).
 template <class T, class Comp = std::less<>>
 void nth_element(vector<T> &v, std::size_t nth, Comp comp = {}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::nth_element", v);
   detail::check_rank("gpu::nth_element", v, nth);
   if (nth == v.size())
     return;
@@ -265,6 +269,7 @@ void nth_element(vector<T> &v, std::size_t nth, Comp comp = {}) {
 /// (std::partial_sort; the others follow in unspecified order).
 template <class T, class Comp = std::less<>>
 void partial_sort(vector<T> &v, std::size_t k, Comp comp = {}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partial_sort", v);
   detail::check_rank("gpu::partial_sort", v, k);
   if (k == 0)
     return;

@@ -17,11 +17,13 @@
 
 #include "pacxx/algorithm/detail/set_select.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_intersection(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_intersection", a);
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu::set_intersection: the comparison must be trivially copyable (capture "
                 "values only)");
@@ -34,6 +36,7 @@ std::size_t set_intersection(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
 template <class KA, class KB, class VA, class OK, class OV, class Comp = std::less<>>
 std::size_t set_intersection_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, OK &&out_keys,
                                     OV &&out_values, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_intersection_by_key", keys_a);
   return detail::set_select_one_by_key<true>(
       "gpu::set_intersection_by_key", std::forward<KA>(keys_a), std::forward<KB>(keys_b),
       std::forward<VA>(values_a), std::forward<OK>(out_keys), std::forward<OV>(out_values), comp);

@@ -17,11 +17,13 @@
 
 #include "pacxx/algorithm/detail/set_select.hpp"
 #include "pacxx/device_range.hpp"
+#include "pacxx/tools.hpp"
 
 namespace gpu {
 
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_union", a);
   return detail::set_merge_two_plain<false>("gpu::set_union", std::forward<A>(a),
                                             std::forward<B>(b), std::forward<Out>(out), comp);
 }
@@ -29,6 +31,7 @@ std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
 template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
 std::size_t set_union_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&values_b, OK &&out_keys,
                              OV &&out_values, Comp comp = Comp{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_union_by_key", keys_a);
   return detail::set_merge_two_by_key<false>("gpu::set_union_by_key", std::forward<KA>(keys_a),
                                              std::forward<KB>(keys_b), std::forward<VA>(values_a),
                                              std::forward<VB>(values_b), std::forward<OK>(out_keys),

@@ -15,6 +15,7 @@
 
 #include "pacxx/kernel.hpp"
 #include "pacxx/thread.hpp"
+#include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -80,6 +81,7 @@ template <class G> feistel_permutation make_feistel(std::size_t n, G &g) {
 /// Permutes v at random with the uniform random bit generator g (a bijective Feistel
 /// permutation, as CCCL's shuffle; one gather kernel). g advances by 48 draws.
 template <class T, class G> void shuffle(vector<T> &v, G &&g) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::shuffle", v);
   const std::size_t n = v.size();
   const detail::feistel_permutation perm = detail::make_feistel(n, g);
   if (n < 2)

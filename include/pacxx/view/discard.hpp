@@ -70,6 +70,7 @@ class discard_view : public ranges::view_facade<discard_view> {
   cursor end_cursor() const noexcept { return {n_}; }
 
 public:
+  /// No slots.
   discard_view() = default;
   /// n slots.
   explicit discard_view(std::size_t n) noexcept : n_(static_cast<std::ptrdiff_t>(n)) {}
