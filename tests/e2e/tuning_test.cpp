@@ -210,7 +210,7 @@ TEST(Tuning, GemmIsBitwiseTheSameUnderEveryCandidate) {
     auto A = gpu::md(a, k, m), B = gpu::md(b, n, k), C = gpu::md(out, n, m);
     pacxx::tune::invoke<S>(c, [&](auto policy) {
       using G = decltype(policy);
-      gpu::detail::gemm_launch<typename G::small>(A, B, C, m, n, k, 1, 2.f, 0.f);
+      gpu::detail::gemm_launch<typename G::small, gpu::math::fp32_t>(A, B, C, m, n, k, 1, 2.f, 0.f);
     });
     EXPECT_EQ(gpu::copy(out), want) << "candidate " << c;
   }
