@@ -157,9 +157,9 @@ void gemm(benchmark::State &state, bool tuned) {
     const std::size_t tiles =
         ((m + L::block_m - 1) / L::block_m) * ((n + L::block_n - 1) / L::block_n);
     if (m >= L::block_m && n >= L::block_n && tiles >= G::large_min_tiles)
-      gpu::detail::gemm_launch<typename G::large>(A, B, C, m, n, k, 1, 1.f, 0.f);
+      gpu::detail::gemm_launch<typename G::large, gpu::math::fp32_t>(A, B, C, m, n, k, 1, 1.f, 0.f);
     else
-      gpu::detail::gemm_launch<typename G::small>(A, B, C, m, n, k, 1, 1.f, 0.f);
+      gpu::detail::gemm_launch<typename G::small, gpu::math::fp32_t>(A, B, C, m, n, k, 1, 1.f, 0.f);
   };
   const std::size_t chosen =
       candidate<S>(state, tuned, "gpu::gemm/4",
