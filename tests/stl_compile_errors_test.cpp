@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
             "transform_output_copied_to_host", "transform_output_captures_host_vector",
             "take_while_device_data", "drop_while_device_data", "trim_device_data",
             "delimit_device_data", "cycle_unbounded_device_data", "two_unbounded_inputs",
-            "concat_device_data", "scatter_reduce_atomic_op", "scatter_reduce_atomic_double"),
+            "concat_device_data", "scatter_reduce_atomic_op", "scatter_reduce_atomic_short"),
         ::testing::Values("c++17")),
     param_name);
 

@@ -286,6 +286,28 @@ TEST(ScatterReduce, AtomicFloatSumsMatchTheHost) {
     EXPECT_NEAR(r[t], expect[t], 1e-4 * expect[t]) << t;
 }
 
+// Integral values in doubles sum exactly in any order, so the atomic double path must
+// match the host bit for bit; minimum and maximum take the double CAS loops.
+TEST(ScatterReduce, AtomicDoublesMatchTheHostExactly) {
+  const std::size_t n = 30011;
+  const int targets = 97;
+  const std::vector<int> iv = pacxx_test::ints(n, 21);
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = double(iv[i] % 1000) - 300.0;
+  const std::vector<int> map = random_map(n, targets, 22);
+  const std::vector<double> init(std::size_t(targets), 5.0);
+  gpu::vector<double> dv = gpu::copy(v), sum = gpu::copy(init), lo = gpu::copy(init),
+                      hi = gpu::copy(init);
+  gpu::vector<int> dm = gpu::copy(map);
+  gpu::scatter_reduce(gpu::atomic, dv, dm, sum, std::plus<>{});
+  gpu::scatter_reduce(gpu::atomic, dv, dm, lo, gpu::minimum<>{});
+  gpu::scatter_reduce(gpu::atomic, dv, dm, hi, gpu::maximum<double>{});
+  EXPECT_EQ(gpu::copy(sum), host_scatter(v, map, init, std::plus<double>()));
+  EXPECT_EQ(gpu::copy(lo), host_scatter(v, map, init, gpu::minimum<>{}));
+  EXPECT_EQ(gpu::copy(hi), host_scatter(v, map, init, gpu::maximum<>{}));
+}
+
 TEST(ScatterReduce, ViewsOnValuesAndMap) {
   const std::size_t n = 9001;
   const int targets = 101;

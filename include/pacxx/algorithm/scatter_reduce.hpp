@@ -250,11 +250,12 @@ void scatter_reduce(atomic_t, Values &&values, Map &&map, Out &&out, Op) {
   using R = ranges::range_reference_t<decltype(dst)>;
   using T = typename std::decay<R>::type;
   constexpr int kind = detail::atomic_kind<Op, T>::value;
-  static_assert(kind != 0 && pacxx::detail::is_atomic_type<T>::value,
-                "gpu::scatter_reduce(gpu::atomic, ...): device atomics exist for std::plus, "
-                "gpu::minimum and gpu::maximum over int, unsigned, long, long long (signed and "
-                "unsigned) and float; use the deterministic gpu::scatter_reduce(values, map, out, "
-                "op) for other operations and types");
+  static_assert(
+      kind != 0 && pacxx::detail::is_atomic_type<T>::value,
+      "gpu::scatter_reduce(gpu::atomic, ...): device atomics exist for std::plus, "
+      "gpu::minimum and gpu::maximum over int, unsigned, long, long long (signed and "
+      "unsigned), float and double; use the deterministic gpu::scatter_reduce(values, map, out, "
+      "op) for other operations and types");
   static_assert(std::is_lvalue_reference<R>::value,
                 "gpu::scatter_reduce(gpu::atomic, ...): the output's elements must be objects in "
                 "device memory (a gpu::vector or a view that keeps its elements' addresses), "
