@@ -157,14 +157,19 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     const bool tooled = tools_on();
     if (tooled)
       tool_begin(ti);
+    // The timeline's device times: markers around the launch (timeline.hpp).
+    void *m0 = events_.on() ? dev.timing_marker(queue) : nullptr;
     try {
       dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,
                  queue);
     } catch (const error &e) {
+      dev.release_timing_marker(m0);
       if (tooled)
         tool_end(ti);
       throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
     }
+    if (m0)
+      events_.device_range("kernel", ck.info.display, queue, dev, m0, dev.timing_marker(queue), "");
     if (tooled)
       tool_end(ti);
     stats_.launches++;

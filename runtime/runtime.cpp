@@ -285,6 +285,8 @@ public:
   device_selection devices{config.c, config.error};
   kernel_cache kernels{config.c, stats};
   launcher launches{devices, kernels, stats, events, config.c};
+  // The timeline's device times are read while the devices still exist.
+  ~runtime() { events.resolve(); }
 
   device &current() { return devices.current(); }
   memory_pool &pool() {
@@ -900,6 +902,36 @@ void graph_launch(void *gp, void *q, std::size_t times) {
   rt::runtime &r = rt::runtime::get();
   rt::device &dev = r.current();
   void *native = r.order(static_cast<rt::queue_object *>(q));
+  // The timeline: the replays as one range on the queue's track (host: their issue) and,
+  // where the backend times them, on its device track.
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  void *m0 = nullptr;
+  if (timed) {
+    t0 = rt::timeline::clock::now();
+    m0 = dev.timing_marker(native);
+  }
+  struct timeline_range {
+    bool on;
+    rt::runtime &r;
+    rt::device &dev;
+    void *native, *m0;
+    rt::timeline::clock::time_point t0;
+    std::size_t times, kernels;
+    ~timeline_range() {
+      if (!on)
+        return;
+      const std::string args = "\"replays\": " + std::to_string(times) +
+                               ", \"kernels\": " + std::to_string(kernels * times);
+      r.events.range("graph", "pacxx::graph::launch", native, t0, rt::timeline::clock::now(), args);
+      void *m1 = nullptr;
+      try {
+        m1 = dev.timing_marker(native);
+      } catch (...) {
+      }
+      r.events.device_range("graph", "pacxx::graph::launch", native, dev, m0, m1, args);
+    }
+  } range{timed, r, dev, native, m0, t0, times, g->kernels};
   if (g->native && times > 1 && times * g->commands.size() <= rt::max_repeated_nodes) {
     rt::native_graph *batch = nullptr;
     {
@@ -1051,10 +1083,24 @@ std::size_t graph_iterate(void *gp, void *q, const void *done, std::size_t every
     g->loop_batches = batches;
   }
   void *native = r.order(static_cast<rt::queue_object *>(q));
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
+  void *m0 = timed ? dev.timing_marker(native) : nullptr;
   dev.fill_on_device(g->loop_counter, 0, sizeof(unsigned), native);
   g->loop->launch(native);
+  void *m1 = m0 ? dev.timing_marker(native) : nullptr;
   unsigned ran = 0;
   dev.copy_to_host(&ran, g->loop_counter, sizeof ran, native, false);
+  if (timed) {
+    // The loop on the device as one range (its batches are not seen by the host).
+    const std::string args = "\"replays\": " + std::to_string(every * ran) +
+                             ", \"kernels\": " + std::to_string(g->kernels * every * ran);
+    r.events.range("graph", "gpu::iterate_until (device loop)", native, t0,
+                   rt::timeline::clock::now(), args);
+    r.events.device_range("graph", "gpu::iterate_until (device loop)", native, dev, m0, m1, args);
+  }
   r.stats.to_host += sizeof ran;
   r.stats.launches += g->kernels * every * ran;
   return ran;
