@@ -63,6 +63,8 @@ const char *graph_command::what() const {
     return "a fill of device memory";
   case upload:
     return "a copy to the device";
+  case download:
+    return "a copy to the host";
   }
   return "?";
 }
@@ -85,6 +87,9 @@ void graph_command::issue(device &dev, void *queue) const {
     return;
   case upload:
     dev.copy_to_device(dst, src, bytes, queue, true);
+    return;
+  case download:
+    dev.copy_to_host(dst, src, bytes, queue, true);
     return;
   }
 }

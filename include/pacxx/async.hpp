@@ -69,6 +69,8 @@ pacxx::future<detail::async_result_t<F, Args...>> async(F f, Args &&...args) {
     // reused only behind it (the queue is in order; other queues: the pool's fence).
     auto result = std::make_shared<R>(
         detail::async_call<F>{f}(detail::to_device(std::forward<Args>(args))...));
+    // In pacxx::capture the graph's replays write the result: the graph holds it too.
+    pacxx::detail::capture_hold(result);
     return pacxx::future<R>(pacxx::record(), [result]() { return std::move(*result); });
   } catch (...) {
     return pacxx::future<R>::failed(std::current_exception());

@@ -53,6 +53,9 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, Op op, Transform tran
     const partials_on_device<T> p = launch_partials<T>(in, n, transform, op, op);
     const std::size_t blocks = p.blocks;
     auto host = std::make_shared<pinned_buffer<T>>(blocks);
+    // In pacxx::capture the copy is the graph's, into pinned memory the graph holds too;
+    // get() folds what the graph's latest launch copied.
+    pacxx::detail::capture_hold(host);
     pacxx::detail::copy_to_host_async(host->data(), p.data, blocks * sizeof(T));
     return pacxx::future<T>(pacxx::record(), [host, blocks, init, op]() {
       // gpu::reduce's fold of the partials: the same result, bit for bit.
