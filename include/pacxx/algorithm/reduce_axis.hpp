@@ -278,18 +278,26 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
 
 } // namespace detail
 
+// Folds the shaped range in (an md view, indices, a stencil) along axis 0 (x), 1 (y) or 2
+// (z): one result init op ... for each place on the other axes, written to out in row-major
+// order (x fastest). One kernel, deterministic; op associative and commutative. An axis not
+// below the view's rank, or an output with fewer elements than results, is a pacxx::error.
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_axis(In &&in, unsigned axis, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_axis", in);
   detail::reduce_axis_of("gpu::reduce_axis", std::forward<In>(in), axis, std::forward<Out>(out),
                          init, op);
 }
+// gpu::reduce_axis along axis 0: out[y + h * z] = init op a(0, y, z) op ... op a(w - 1, y,
+// z).
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_rows(In &&in, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_rows", in);
   detail::reduce_axis_of("gpu::reduce_rows", std::forward<In>(in), 0u, std::forward<Out>(out), init,
                          op);
 }
+// gpu::reduce_axis along axis 1: out[x + w * z] = init op a(x, 0, z) op ... op a(x, h - 1,
+// z).
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_columns(In &&in, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_columns", in);
