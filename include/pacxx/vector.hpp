@@ -157,6 +157,7 @@ public:
   using value_type = T;
   /// The element at device address p.
   explicit vector_reference(T *p) noexcept : p_(p) {}
+  // A proxy of the same element.
   vector_reference(const vector_reference &) = default;
 
   /// The element's value (a copy from the device).
