@@ -84,10 +84,12 @@ def undescribed(xml_dir):
                 if mloc is None or described(mdef):
                     continue
                 name = mdef.findtext('qualifiedname') or mdef.findtext('name')
+                body = ' (a comment inside its body does not count)' \
+                    if mdef.get('kind') == 'function' else ''
                 found.append((mloc.get('file'), mloc.get('line'),
-                              '%s %s%s has no documentation (a comment inside its body '
-                              'does not count)' % (mdef.get('kind'), name,
-                                                   mdef.findtext('argsstring') or '')))
+                              '%s %s%s has no documentation%s' % (
+                                  mdef.get('kind'), name, mdef.findtext('argsstring') or '',
+                                  body)))
     return found
 
 
