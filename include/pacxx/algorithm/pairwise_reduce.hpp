@@ -1,6 +1,6 @@
 // gpu::pairwise_reduce(outer, inner, out, init, op, f): for every element i of outer,
-//   out[i] = init op f(outer[i], inner[0]) op f(outer[i], inner[1]) ... op f(outer[i], inner[m -
-//   1])
+//   out[i] = init op f(outer[i], inner[0]) op f(outer[i], inner[1]) ...
+//                 op f(outer[i], inner[m - 1])
 // folded left to right in that order (init alone where inner is empty): all pairs, as the
 // N-body accelerations (f the force of body j on body i, op +), MRI-Q, k-means distances.
 // outer and inner are any random-access device ranges (a gpu::vector, a zip of position

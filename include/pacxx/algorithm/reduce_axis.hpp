@@ -1,8 +1,10 @@
 // Folds along an axis of a shaped range (an md view, indices, a stencil):
-//   gpu::reduce_rows(a, out, init[, op])     out[y + h * z] = init op a(0, y, z) op ... op a(w - 1,
-//   y, z) gpu::reduce_columns(a, out, init[, op])  out[x + w * z] = the fold of a(x, 0, z) ... a(x,
-//   h - 1, z) gpu::reduce_axis(a, axis, out, init[, op])  any axis (0: x, 1: y, 2: z; the kept axes
-//                                               index out in row-major order, x fastest)
+//   gpu::reduce_rows(a, out, init[, op])
+//       out[y + h * z] = init op a(0, y, z) op ... op a(w - 1, y, z)
+//   gpu::reduce_columns(a, out, init[, op])
+//       out[x + w * z] = the fold of a(x, 0, z) ... a(x, h - 1, z)
+//   gpu::reduce_axis(a, axis, out, init[, op])
+//       any axis (0: x, 1: y, 2: z; the kept axes index out in row-major order, x fastest)
 // (Accelerate's fold over the innermost dimension, numpy's sum(axis=)). op must be
 // associative and commutative (default std::plus<>); views are fused on the input (an md
 // view over a transform view) and on the output (any writable view with room for the
