@@ -59,6 +59,11 @@ template <class F> struct async_call {
 
 } // namespace detail
 
+// Runs f(args...) on the host with host containers among args copied to gpu::vectors
+// (gpu::vector lvalues used in place, rvalues moved in), evaluates the view f returns in
+// one kernel into a new gpu::vector on this thread's current queue, and returns a
+// future of that vector, completed by a device event. Exceptions from f or the device
+// are rethrown by the future's get().
 template <class F, class... Args,
           class = typename std::enable_if<
               !std::is_same<typename std::decay<F>::type, pacxx::queue>::value>::type>

@@ -77,6 +77,9 @@ std::size_t graph_kernels(const void *graph) noexcept;
 void graph_destroy(void *graph) noexcept;
 } // namespace detail
 
+// Work recorded by pacxx::capture, replayed by launch() at the cost of one launch (a CUDA
+// graph on CUDA; the recorded launches, ready to enqueue, on OpenCL). Move-only; destroying
+// it frees what the recorded work used.
 class graph {
   void *g_ = nullptr;
 
@@ -86,7 +89,9 @@ public:
   explicit graph(void *runtime_graph) noexcept : g_(runtime_graph) {}
   graph(const graph &) = delete;
   graph &operator=(const graph &) = delete;
+  // Takes o's graph; o is left empty.
   graph(graph &&o) noexcept : g_(o.g_) { o.g_ = nullptr; }
+  // Destroys this graph and takes o's; o is left empty.
   graph &operator=(graph &&o) noexcept {
     if (this != &o) {
       detail::graph_destroy(g_);
@@ -95,8 +100,10 @@ public:
     }
     return *this;
   }
+  // Destroys the graph and frees the memory its recorded work held.
   ~graph() { detail::graph_destroy(g_); }
 
+  // Whether it holds a graph (not default-constructed or moved from).
   bool valid() const noexcept { return g_ != nullptr; }
   // Replays the recorded work on q, `times` times in a row. Asynchronous, as the
   // launches it replays. On CUDA, times > 1 is one launch of a CUDA graph holding the

@@ -120,7 +120,9 @@ public:
   void *get() const noexcept { return q_; }
 };
 
+// Whether T is pacxx::queue (the algorithms' overloads that take a queue first use it).
 template <class T> struct is_queue : std::false_type {};
+// pacxx::queue is a queue.
 template <> struct is_queue<queue> : std::true_type {};
 
 // Within its lifetime every launch, copy and algorithm of this host thread goes to q.
@@ -130,6 +132,7 @@ class queue_scope {
 public:
   // Makes q this thread's current queue until the scope ends (the previous one then).
   explicit queue_scope(const queue &q) noexcept : previous_(detail::set_current_queue(q.get())) {}
+  // Makes the previous queue current again.
   ~queue_scope() { detail::set_current_queue(previous_); }
   queue_scope(const queue_scope &) = delete;
   queue_scope &operator=(const queue_scope &) = delete;
