@@ -4,9 +4,13 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <utility>
+
+#include <unistd.h>
 
 namespace pacxx {
 namespace rt {
@@ -60,13 +64,49 @@ void timeline::device_range(const char *cat, const std::string &name, const void
   std::lock_guard<std::mutex> lock(mutex_);
   dev_ = &dev;
   if (!anchor_) {
-    // The host's clock for the device's: the host waits for the first marker once.
-    try {
-      dev.wait_event(from);
-    } catch (...) {
+    // The markers are read at the program's exit, before the driver's own exit handler
+    // tears it down: CUDA's is registered by cuInit, which ran after the runtime was
+    // made, so the runtime's destructor finds the driver gone (every call fails). A
+    // handler registered now, after the driver's, runs before it.
+    // Not in a child made by fork(), which inherits the handler but not the driver.
+    static timeline *active = nullptr;
+    static pid_t owner = 0;
+    if (!active) {
+      active = this;
+      owner = getpid();
+      std::atexit([] {
+        if (getpid() == owner)
+          active->resolve();
+      });
     }
-    anchor_ = from;
-    anchor_host_ = clock::now();
+    // The host's clock for the device's, once: a marker of its own, whose enqueue the
+    // host timed; the backend tells when after that the device reached it (OpenCL's
+    // profiling stamps both), else the host waits for it and takes its clock then (CUDA:
+    // the wait's wake-up, microseconds).
+    void *a = nullptr;
+    try {
+      const clock::time_point enqueued = clock::now();
+      a = dev.timing_marker(const_cast<void *>(queue));
+      if (a) {
+        const double lag = dev.timing_lag_ms(a);
+        if (lag >= 0)
+          anchor_host_ = enqueued + std::chrono::duration_cast<clock::duration>(
+                                        std::chrono::duration<double, std::milli>(lag));
+        else {
+          dev.wait_event(a);
+          anchor_host_ = clock::now();
+        }
+      }
+    } catch (...) {
+      dev.release_timing_marker(a);
+      a = nullptr;
+    }
+    if (!a) {
+      dev.release_timing_marker(from);
+      dev.release_timing_marker(to);
+      return;
+    }
+    anchor_ = a;
   }
   track_locked(queue); // the host track first: the device track is named after it
   if (device_tracks_.find(queue) == device_tracks_.end())
@@ -100,12 +140,13 @@ void timeline::resolve_locked() noexcept {
                           ", \"ph\": \"X\", " + times +
                           ", \"pid\": 1, \"tid\": " + std::to_string(device_tracks_[p.queue]) +
                           ", \"args\": {" + p.args + "}}");
-      } catch (...) {
+      } catch (const std::exception &e) {
         failed = true; // a failed device: no more times from it
+        std::fprintf(stderr, "pacxx: PACXX_TRACE=timeline: the device times cannot be read: %s\n",
+                     e.what());
       }
     }
-    if (p.from != anchor_)
-      dev_->release_timing_marker(p.from);
+    dev_->release_timing_marker(p.from);
     dev_->release_timing_marker(p.to);
   }
   pending_.clear();

@@ -9,8 +9,11 @@
 // queues) each queue has a second track, "(device)", with the kernels and graph replays
 // as the device ran them: markers recorded before and after each, read when the runtime
 // shuts down (or every max_pending launches, which waits for the device then), placed
-// on the host's clock through one anchor marker that the host waited for at the first
-// launch.
+// on the host's clock through one anchor marker recorded at the first launch (OpenCL
+// stamps its enqueue and its end on one clock; on CUDA the host waits for it, so the
+// first launch's host range includes that wait). The markers are read by an exit
+// handler registered at that first launch, which runs before the CUDA driver's own (cuInit
+// registered it earlier; after it, every driver call fails).
 //
 // Events are kept in memory and the file is written once, when the runtime shuts down
 // at the program's exit; a program that dies before has no file.

@@ -144,6 +144,14 @@ public:
     return -1;
   }
   virtual void release_timing_marker(void *marker) noexcept { (void)marker; }
+  // Waits for the marker and gives the milliseconds from its enqueue (on the host) to
+  // its time on the device, where the backend stamps both on one clock (OpenCL's
+  // CL_PROFILING_COMMAND_QUEUED and _END); negative where it does not (the timeline then
+  // takes the host's clock when its wait for the marker returns).
+  virtual double timing_lag_ms(void *marker) {
+    (void)marker;
+    return -1;
+  }
   // Page-locked host memory (cuMemAllocHost) that copies run asynchronously with;
   // OpenCL: ordinary host memory (SVM copies from it are asynchronous on PoCL).
   virtual void *allocate_host(std::size_t bytes) {

@@ -478,6 +478,17 @@ public:
     return (static_cast<double>(b) - static_cast<double>(a)) * 1e-6;
   }
   void release_timing_marker(void *marker) noexcept override { release_event(marker); }
+  double timing_lag_ms(void *marker) override {
+    wait_event(marker);
+    cl_ulong queued = 0, end = 0;
+    check(cl_.clGetEventProfilingInfo(static_cast<cl_event>(marker), CL_PROFILING_COMMAND_QUEUED,
+                                      sizeof queued, &queued, nullptr),
+          "clGetEventProfilingInfo", name_);
+    check(cl_.clGetEventProfilingInfo(static_cast<cl_event>(marker), CL_PROFILING_COMMAND_END,
+                                      sizeof end, &end, nullptr),
+          "clGetEventProfilingInfo", name_);
+    return (static_cast<double>(end) - static_cast<double>(queued)) * 1e-6;
+  }
   void adopt_queue(void *native) override {
     if (!native)
       throw error("opencl: pacxx::queue::adopt: a null cl_command_queue");
