@@ -16,7 +16,8 @@
 //    exchanges overlapped with the rows that do not need them), the time of one
 //    iteration; speed-up = time on 1 GPU / time on p GPUs. Sides 4096 and 8192 (issue
 //    39's goals: >= 1.8x / 3.2x and >= 1.9x / 3.6x on 2 / 4 GPUs), or those listed in
-//    PACXX_BENCH_ROF_SIDES (comma-separated, e.g. 256 for a run on PoCL).
+//    PACXX_BENCH_ROF_SIDES (comma-separated, e.g. 256 for a run on PoCL). On 1 rank also
+//    single/rof/<side>: the single-process solver (examples/rof's rof), the yardstick.
 // The transport (nccl, host_staged, mpi_device) is in each line's label: run once as
 // is and once with PACXX_NCCL=0 for the host-staged path.
 #include <pacxx/dist.hpp>
@@ -24,7 +25,12 @@
 
 #include <benchmark/benchmark.h>
 
-#include "solver/primal_dual_dist.hpp" // examples/rof
+#include "operators/gradient.hpp" // examples/rof
+#include "operators/identity.hpp"
+#include "prox/l2_data_dual.hpp"
+#include "prox/tv_dual.hpp"
+#include "solver/primal_dual.hpp"
+#include "solver/primal_dual_dist.hpp"
 #include "synthetic.hpp"
 
 #include <dlfcn.h>
@@ -309,6 +315,27 @@ void strong_rof(benchmark::State &state) {
   label(state);
 }
 
+// The single-process solver (examples/rof/solver/primal_dual.hpp) on the same image, as
+// rof runs it (the iterations replayed from one captured graph): the one-GPU yardstick
+// beside strong/rof/<side> on 1 rank, which pays the distributed solver's four launches an
+// iteration. Registered on one rank only.
+void single_rof(benchmark::State &state) {
+  const std::size_t side = static_cast<std::size_t>(state.range(0));
+  const gpu::vector<float> f =
+      gpu::copy(rof::add_gaussian_noise(rof::piecewise_constant(side, side), 0.1f, 42));
+  auto solver = rof::make_primal_dual(f, rof::make_term(rof::gradient{side}, rof::tv_dual(1.f)),
+                                      rof::make_term(rof::identity{}, rof::l2_data_dual(f, 8.f)));
+  const pacxx::queue &q = pacxx::queue::default_queue();
+  const pacxx::graph step = pacxx::capture(q, [&] { solver.iterate(); });
+  const auto op = [&] { step.launch(q, kRofIterationsPerSample); };
+  warm_up(op);
+  for (auto _ : state)
+    state.SetIterationTime(timed(op) / kRofIterationsPerSample);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(side * side));
+  state.counters["rof_iterations_per_sample"] = kRofIterationsPerSample;
+  label(state);
+}
+
 std::vector<long> rof_sides() {
   std::vector<long> sides;
   if (const char *s = std::getenv("PACXX_BENCH_ROF_SIDES")) {
@@ -362,12 +389,19 @@ int main(int argc, char **argv) {
         ->Iterations(200)
         ->Unit(benchmark::kMicrosecond);
   }
-  for (long side : rof_sides())
+  for (long side : rof_sides()) {
     RegisterBenchmark("strong/rof", strong_rof)
         ->Arg(side)
         ->UseManualTime()
         ->Iterations(10)
         ->Unit(benchmark::kMillisecond);
+    if (e.size() == 1)
+      RegisterBenchmark("single/rof", single_rof)
+          ->Arg(side)
+          ->UseManualTime()
+          ->Iterations(10)
+          ->Unit(benchmark::kMillisecond);
+  }
   RegisterBenchmark("allreduce_scalar", allreduce_scalar)
       ->UseManualTime()
       ->Iterations(2000)

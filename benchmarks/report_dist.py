@@ -115,9 +115,12 @@ def dist_goals(folder):
         for np, bound in sorted(goals.items()):
             if np in s.get(side, {}):
                 speedup, ms = s[side][np]
+                single = runs.get((1, 'nccl'), {}).get('single/rof/%d' % side)
                 rows.append(('ROF %d^2 strong scaling >= %.1fx one GPU on %d GPUs'
                              % (side, bound, np), 'dist ROF', 'yes' if speedup >= bound else 'NO',
-                             '%.2fx (%.3f ms an iteration)' % (speedup, ms)))
+                             '%.2fx (%.3f ms an iteration%s)' % (
+                                 speedup, ms, '; %.2fx the single-process solver' % (
+                                     single[0] / 1e3 / ms) if single else '')))
     h = halo(runs)
     if h:
         worst = max(h, key=lambda x: x[2] / x[3])
@@ -165,10 +168,14 @@ def main(folder):
         st = strong(runs, transport)
         if st:
             lines += ['', '### %s: ROF strong scaling (speed-up over 1 GPU; goal)' % transport,
-                      '', '| image | ' + ' | '.join('%d GPU%s' % (n, 's' if n > 1 else '')
+                      '', 'Speed-up = time of one iteration on 1 GPU (the distributed solver on one '
+                     'rank) / on N GPUs; the second row of an image divides the single-process '
+                     'solver\'s time (`single/rof`, as `rof` runs it) instead.', '',
+                     '| image | ' + ' | '.join('%d GPU%s' % (n, 's' if n > 1 else '')
                                                    for n in nps) + ' |',
                       '|---|' + '---|' * len(nps)]
             for side in sorted(st):
+                single = runs.get((1, transport), {}).get('single/rof/%d' % side)
                 cells = []
                 for n in nps:
                     if n not in st[side]:
@@ -180,6 +187,11 @@ def main(folder):
                         speedup, ms, ' (goal %.1fx: %s)' % (goal, 'met' if speedup >= goal
                                                              else 'NOT met') if goal else ''))
                 lines.append('| %d^2 | %s |' % (side, ' | '.join(cells)))
+                if single:
+                    lines.append('| %d^2 against the single-process solver (%.3f ms) | %s |' % (
+                        side, single[0] / 1e3, ' | '.join(
+                            '%.2fx' % (single[0] / 1e3 / st[side][n][1]) if n in st[side]
+                            else '-' for n in nps)))
     with open(os.path.join(folder, 'dist.md'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
     try:
