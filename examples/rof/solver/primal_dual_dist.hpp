@@ -14,7 +14,11 @@
 // Each kernel therefore runs as: start the halo exchange of what it reads on the comm
 // queue, update every row that needs no halo on the work queue meanwhile, complete the
 // exchange, then update the one row that does (examples/dist/jacobi.cpp's scheme). An
-// iteration is four launches and two exchanges; on NCCL nothing waits on the host.
+// iteration is two exchanges and four launches on a rank with neighbours on both sides
+// (three on the first and the last rank, two on a rank alone); on NCCL nothing waits on
+// the host. Each exchange moves both halo rows, though each kernel reads only one (the
+// vector's exchange has no one-sided form); the messages are one row each, in one NCCL
+// group, overlapped with the rows that read no halo.
 //
 // Rows of other ranks are read through the halo, rows outside the image never: the
 // neighbourhood is built with the pixel's global row and the image's global height, so
@@ -227,12 +231,17 @@ public:
   // that do not need it (see the header comment). Collective.
   void iterate() {
     const std::uint32_t n = pixels(), w = static_cast<std::uint32_t>(width_);
-    const std::uint32_t last = n ? n - w : 0; // the block's last row starts here
-    comm_.wait_for(work_.record());           // u_bar's last update is done before it is sent
+    // The row that waits for a halo, split off only where a neighbour holds that row (the
+    // ranks that hold nothing are the last ones): a rank alone runs the single-process
+    // solver's two launches, a middle rank four.
+    const bool below = u_.offset() + n<u_.size(), above = u_.offset()> 0;
+    const std::uint32_t last = n && below ? n - w : n; // the dual step's halo row
+    const std::uint32_t first = n && above ? w : 0;    // the primal step's halo row
+    comm_.wait_for(work_.record()); // u_bar's last update is done before it is sent
     u_bar_.exchange_halo_begin(comm_);
     {
       pacxx::queue_scope on(work_);
-      launch(0, last, dual()); // every row but the last: no halo needed
+      launch(0, last, dual()); // the rows that read no halo
     }
     u_bar_.exchange_halo_end();
     work_.wait_for(comm_.record());
@@ -244,13 +253,13 @@ public:
     y_tv_.exchange_halo_begin(comm_);
     {
       pacxx::queue_scope on(work_);
-      launch(n ? w : 0, n, primal()); // every row but the first
+      launch(first, n, primal()); // the rows that read no halo
     }
     y_tv_.exchange_halo_end();
     work_.wait_for(comm_.record());
     {
       pacxx::queue_scope on(work_);
-      launch(0, n ? w : 0, primal()); // the first row: y_tv of the previous rank's last row
+      launch(0, first, primal()); // the first row: y_tv of the previous rank's last row
     }
   }
 
