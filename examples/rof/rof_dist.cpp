@@ -11,8 +11,9 @@
 // --noise with --seed) and scatters its rows. --every K prints the energy and the
 // primal-dual residual every K iterations (0: only at the end). The first two
 // iterations run before the clock starts (the kernels' JIT compilation, NCCL's
-// connections); the time per iteration is rank 0's wall time of the rest, after every
-// rank's work is done (the slowest rank's). --compare runs the single-process solver
+// connections); the time per iteration is rank 0's wall time of the rest (without
+// --every: but the last, which takes the diagnostics), after every rank's work is done
+// (so the slowest rank's). --compare runs the single-process solver
 // (solver/primal_dual.hpp, what rof runs) on rank 0's device with the same iterations
 // and compares the images pixel by pixel: the exit status says whether they agree to
 // --tolerance (0: bit for bit) and the energy and residuals to 1e-9 relative (1e-3 with
@@ -189,16 +190,31 @@ int run(pacxx::dist::environment &env, const options &o) {
 
   rof::residuals last{0, 0};
   double energy = e0;
+  // The clock runs from after the warm-up iterations (JIT, NCCL's connections) to the
+  // end, or, without --every, to the last iteration, whose diagnostics (copies of the
+  // duals, reductions) would otherwise weigh on the time of an iteration.
   const int untimed = std::min(o.iterations, 2);
   auto start = std::chrono::steady_clock::now();
+  double seconds = 0;
+  int timed = 0;
+  pacxx::runtime_stats counted{};
+  const auto stop_clock = [&](int last_timed) {
+    solver.finish();
+    env.barrier();
+    seconds = seconds_since(start);
+    timed = last_timed - untimed;
+    counted = pacxx::stats();
+  };
   for (int i = 1; i <= o.iterations; ++i) {
-    if (i == untimed + 1) { // the clock starts after the warm-up iterations
+    if (i == untimed + 1) {
       solver.finish();
       env.barrier();
       pacxx::reset_stats();
       start = std::chrono::steady_clock::now();
     }
     if ((o.every && i % o.every == 0) || i == o.iterations) {
+      if (!o.every && i > untimed)
+        stop_clock(i - 1);
       last = solver.iterate_with_residual();
       energy = solver.energy();
       if (root) {
@@ -209,15 +225,12 @@ int run(pacxx::dist::environment &env, const options &o) {
       solver.iterate();
     }
   }
-  solver.finish();
-  env.barrier();
-  const double seconds = seconds_since(start);
-  const int timed = o.iterations - untimed;
-  const pacxx::runtime_stats counted = pacxx::stats();
+  if (o.every)
+    stop_clock(o.iterations);
   if (root && timed > 0) {
-    std::printf("rof_dist: %zu x %zu, %d ranks (%s): %.4f ms an iteration (the last %d, %s)\n", w,
+    std::printf("rof_dist: %zu x %zu, %d ranks (%s): %.4f ms an iteration (%d iterations, %s)\n", w,
                 h, env.size(), env.transport_name(), 1e3 * seconds / timed, timed,
-                o.every ? "diagnostics included" : "the last one with its diagnostics");
+                o.every ? "diagnostics included" : "no diagnostics");
     std::printf("rof_dist: rank 0 while timed: %.2f launches, %.2f device allocations an "
                 "iteration; %zu JIT compilations\n",
                 double(counted.kernel_launches) / timed, double(counted.device_allocations) / timed,
