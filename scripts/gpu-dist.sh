@@ -9,6 +9,8 @@
 #
 #   PACXX_NCCL=/path/to/libnccl.so.2 bash gpu-dist.sh      # NCCL's path if not on the loader's
 #   MPIRUN=/path/to/mpirun BENCH=1 OUT=/tmp/dist bash gpu-dist.sh
+#   ROF_ONLY=1 BENCH=1 OUT=/tmp/dist bash gpu-dist.sh       # distributed ROF and its strong
+#                                                            # scaling only (no dist_test, Jacobi)
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -31,8 +33,10 @@ for np in 1 2 4; do
   [ "$np" -le "$gpus" ] || continue
   for mode in nccl staged; do
     lib="$nccl"; [ $mode = staged ] && lib=0
-    run "test-np$np-$mode" "$np" "$lib" "$here/dist/dist_test"
-    run "jacobi-np$np-$mode" "$np" "$lib" "$here/dist/jacobi_dist" 2048 2048 200 # checked against the host up to 2^22 points
+    if [ "${ROF_ONLY:-0}" != 1 ]; then
+      run "test-np$np-$mode" "$np" "$lib" "$here/dist/dist_test"
+      run "jacobi-np$np-$mode" "$np" "$lib" "$here/dist/jacobi_dist" 2048 2048 200 # checked against the host up to 2^22 points
+    fi
     # ROF by rows against the single-process solver on rank 0 (1001 rows: uneven on 2 and
     # 4 ranks), then its time per iteration at 4096^2 without a check.
     run "rof-np$np-$mode" "$np" "$lib" "$here/dist/rof_dist" --synthetic 1024x1001 \
@@ -40,7 +44,7 @@ for np in 1 2 4; do
     run "rof4096-np$np-$mode" "$np" "$lib" "$here/dist/rof_dist" --synthetic 4096 --iterations 200
     if [ "${BENCH:-0}" = 1 ]; then
       "$mpirun" --bind-to none -np "$np" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x PACXX_NCCL="$lib" \
-        "$here/dist/dist" --benchmark_out="$out/dist-np$np-$mode.json" \
+        "$here/dist/dist" ${ROF_ONLY:+--benchmark_filter=rof} --benchmark_out="$out/dist-np$np-$mode.json" \
         --benchmark_out_format=json 2>&1 | tee "$out/dist-bench-np$np-$mode.log"
     fi
   done
