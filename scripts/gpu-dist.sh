@@ -22,6 +22,8 @@ out="${OUT:-/tmp}"
 nccl="${PACXX_NCCL:-libnccl.so.2}"
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 status=0
+filter=
+[ "${ROF_ONLY:-0}" = 1 ] && filter=--benchmark_filter=rof
 run() { # label np nccl program args...
   local label=$1 np=$2 lib=$3; shift 3
   if "$mpirun" --bind-to none -np "$np" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x PACXX_NCCL="$lib" \
@@ -44,7 +46,7 @@ for np in 1 2 4; do
     run "rof4096-np$np-$mode" "$np" "$lib" "$here/dist/rof_dist" --synthetic 4096 --iterations 200
     if [ "${BENCH:-0}" = 1 ]; then
       "$mpirun" --bind-to none -np "$np" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x PACXX_NCCL="$lib" \
-        "$here/dist/dist" ${ROF_ONLY:+--benchmark_filter=rof} --benchmark_out="$out/dist-np$np-$mode.json" \
+        "$here/dist/dist" $filter --benchmark_out="$out/dist-np$np-$mode.json" \
         --benchmark_out_format=json 2>&1 | tee "$out/dist-bench-np$np-$mode.log"
     fi
   done
