@@ -11,6 +11,13 @@
 //    group on a communicator of this program's own (NCCL transport only).
 //  - allreduce_scalar: the engine's all-gather of one partial (what reduce does after
 //    its kernel), and reduce_small: gpu::dist::reduce of one float per rank.
+//  - strong/rof/<side>: strong scaling of ROF denoising of one side x side image
+//    (examples/rof/solver/primal_dual_dist.hpp: rows over the ranks, both halo
+//    exchanges overlapped with the rows that do not need them), the time of one
+//    iteration; speed-up = time on 1 GPU / time on p GPUs. Sides 4096 and 8192 (issue
+//    39's goals: >= 1.8x / 3.2x and >= 1.9x / 3.6x on 2 / 4 GPUs), or those listed in
+//    PACXX_BENCH_ROF_SIDES (comma-separated, e.g. 256 for a run on PoCL). On 1 rank also
+//    single/rof/<side>: the single-process solver (examples/rof's rof), the yardstick.
 // The transport (nccl, host_staged, mpi_device) is in each line's label: run once as
 // is and once with PACXX_NCCL=0 for the host-staged path.
 #include <pacxx/dist.hpp>
@@ -18,10 +25,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include "operators/gradient.hpp" // examples/rof
+#include "operators/identity.hpp"
+#include "prox/l2_data_dual.hpp"
+#include "prox/tv_dual.hpp"
+#include "solver/primal_dual.hpp"
+#include "solver/primal_dual_dist.hpp"
+#include "synthetic.hpp"
+
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -275,6 +291,68 @@ void reduce_small(benchmark::State &state) {
   label(state);
 }
 
+// ---- ROF strong scaling ------------------------------------------------------------
+
+constexpr int kRofIterationsPerSample = 20;
+
+void strong_rof(benchmark::State &state) {
+  const std::size_t side = static_cast<std::size_t>(state.range(0));
+  std::vector<float> noisy;
+  if (env->rank() == 0) // the image examples/rof and benchmarks/rof.cpp denoise
+    noisy = rof::add_gaussian_noise(rof::piecewise_constant(side, side), 0.1f, 42);
+  rof::primal_dual_rows solver(noisy, side, side, 8.f);
+  const auto op = [&] {
+    for (int i = 0; i < kRofIterationsPerSample; ++i)
+      solver.iterate();
+    solver.finish();
+  };
+  warm_up(op);
+  for (auto _ : state)
+    state.SetIterationTime(timed(op) / kRofIterationsPerSample); // one ROF iteration
+  // The pixels of the whole image an iteration updates, per second.
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(side * side));
+  state.counters["rof_iterations_per_sample"] = kRofIterationsPerSample;
+  label(state);
+}
+
+// The single-process solver (examples/rof/solver/primal_dual.hpp) on the same image, as
+// rof runs it (the iterations replayed from one captured graph): the one-GPU yardstick
+// beside strong/rof/<side> on 1 rank, which pays the distributed solver's four launches an
+// iteration. Registered on one rank only.
+void single_rof(benchmark::State &state) {
+  const std::size_t side = static_cast<std::size_t>(state.range(0));
+  const gpu::vector<float> f =
+      gpu::copy(rof::add_gaussian_noise(rof::piecewise_constant(side, side), 0.1f, 42));
+  auto solver = rof::make_primal_dual(f, rof::make_term(rof::gradient{side}, rof::tv_dual(1.f)),
+                                      rof::make_term(rof::identity{}, rof::l2_data_dual(f, 8.f)));
+  const pacxx::queue &q = pacxx::queue::default_queue();
+  const pacxx::graph step = pacxx::capture(q, [&] { solver.iterate(); });
+  const auto op = [&] { step.launch(q, kRofIterationsPerSample); };
+  warm_up(op);
+  for (auto _ : state)
+    state.SetIterationTime(timed(op) / kRofIterationsPerSample);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(side * side));
+  state.counters["rof_iterations_per_sample"] = kRofIterationsPerSample;
+  label(state);
+}
+
+std::vector<long> rof_sides() {
+  std::vector<long> sides;
+  if (const char *s = std::getenv("PACXX_BENCH_ROF_SIDES")) {
+    for (const char *p = s; *p;) {
+      char *end = nullptr;
+      const long v = std::strtol(p, &end, 10);
+      if (end == p)
+        break;
+      if (v > 0)
+        sides.push_back(v);
+      p = *end == ',' ? end + 1 : end;
+    }
+    return sides;
+  }
+  return {4096, 8192};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -310,6 +388,19 @@ int main(int argc, char **argv) {
         ->UseManualTime()
         ->Iterations(200)
         ->Unit(benchmark::kMicrosecond);
+  }
+  for (long side : rof_sides()) {
+    RegisterBenchmark("strong/rof", strong_rof)
+        ->Arg(side)
+        ->UseManualTime()
+        ->Iterations(10)
+        ->Unit(benchmark::kMillisecond);
+    if (e.size() == 1)
+      RegisterBenchmark("single/rof", single_rof)
+          ->Arg(side)
+          ->UseManualTime()
+          ->Iterations(10)
+          ->Unit(benchmark::kMillisecond);
   }
   RegisterBenchmark("allreduce_scalar", allreduce_scalar)
       ->UseManualTime()

@@ -8,6 +8,8 @@ calls dist_goals() for RESULTS.md.
   halo/<bytes>       exchange_halo of one row beside raw/<bytes>, an NCCL send/recv of
                      the same size in the same program
   allreduce_scalar   one float summed over the ranks, every rank gets it
+  strong/rof/<side>  one iteration of ROF on a side x side image split by rows:
+                     speed-up t(1 GPU) / t(N GPUs)
 
 usage: report_dist.py OUT_DIR   reads OUT_DIR/dist-np*.json, writes OUT_DIR/dist.md (and
                                 dist.png where matplotlib is)
@@ -23,6 +25,8 @@ import sys
 WEAK_GOALS = {'transform': 0.95, 'reduce': 0.95, 'inclusive_scan': 0.9, 'sort': 0.7}
 HALO_BOUND = 1.2  # halo exchange <= 1.2x a raw NCCL send/recv of the same size
 ALLREDUCE_US = 30.0
+# Issue 39's strong-scaling goals for ROF: {side: {GPUs: speed-up over one GPU}}.
+STRONG_GOALS = {4096: {2: 1.8, 4: 3.2}, 8192: {2: 1.9, 4: 3.6}}
 
 
 def load(folder):
@@ -67,6 +71,20 @@ def weak(runs, transport='nccl'):
     return out
 
 
+def strong(runs, transport='nccl'):
+    """{side: {np: (speed-up, ms an iteration)}} of strong/rof/<side> against 1 GPU."""
+    base = runs.get((1, transport), {})
+    out = collections.defaultdict(dict)
+    for (np, t), r in sorted(runs.items()):
+        if t != transport:
+            continue
+        for name, (us, _) in r.items():
+            m = re.match(r'strong/rof/(\d+)$', name)
+            if m and name in base:
+                out[int(m.group(1))][np] = (base[name][0] / us, us / 1e3)
+    return out
+
+
 def halo(runs, transport='nccl'):
     """[(np, bytes, halo us, raw us)] for every rank count above one."""
     out = []
@@ -92,6 +110,17 @@ def dist_goals(folder):
         e = w[op][most]
         rows.append(('weak scaling >= %.2f parallel efficiency at %d GPUs' % (bound, most),
                      'dist::' + op, 'yes' if e >= bound else 'NO', '%.2f' % e))
+    s = strong(runs)
+    for side, goals in sorted(STRONG_GOALS.items()):
+        for np, bound in sorted(goals.items()):
+            if np in s.get(side, {}):
+                speedup, ms = s[side][np]
+                single = runs.get((1, 'nccl'), {}).get('single/rof/%d' % side)
+                rows.append(('ROF %d^2 strong scaling >= %.1fx one GPU on %d GPUs'
+                             % (side, bound, np), 'dist ROF', 'yes' if speedup >= bound else 'NO',
+                             '%.2fx (%.3f ms an iteration%s)' % (
+                                 speedup, ms, '; %.2fx the single-process solver' % (
+                                     single[0] / 1e3 / ms) if single else '')))
     h = halo(runs)
     if h:
         worst = max(h, key=lambda x: x[2] / x[3])
@@ -136,6 +165,33 @@ def main(folder):
             for op in sorted(w):
                 lines.append('| %s | %s |' % (op, ' | '.join(
                     '%.2f' % w[op][n] if n in w[op] else '-' for n in nps)))
+        st = strong(runs, transport)
+        if st:
+            lines += ['', '### %s: ROF strong scaling (speed-up over 1 GPU; goal)' % transport,
+                      '', 'Speed-up = time of one iteration on 1 GPU (the distributed solver on one '
+                     'rank) / on N GPUs; the second row of an image divides the single-process '
+                     'solver\'s time (`single/rof`, as `rof` runs it) instead.', '',
+                     '| image | ' + ' | '.join('%d GPU%s' % (n, 's' if n > 1 else '')
+                                                   for n in nps) + ' |',
+                      '|---|' + '---|' * len(nps)]
+            for side in sorted(st):
+                single = runs.get((1, transport), {}).get('single/rof/%d' % side)
+                cells = []
+                for n in nps:
+                    if n not in st[side]:
+                        cells.append('-')
+                        continue
+                    speedup, ms = st[side][n]
+                    goal = STRONG_GOALS.get(side, {}).get(n)
+                    cells.append('%.2fx, %.3f ms%s' % (
+                        speedup, ms, ' (goal %.1fx: %s)' % (goal, 'met' if speedup >= goal
+                                                             else 'NOT met') if goal else ''))
+                lines.append('| %d^2 | %s |' % (side, ' | '.join(cells)))
+                if single:
+                    lines.append('| %d^2 against the single-process solver (%.3f ms) | %s |' % (
+                        side, single[0] / 1e3, ' | '.join(
+                            '%.2fx' % (single[0] / 1e3 / st[side][n][1]) if n in st[side]
+                            else '-' for n in nps)))
     with open(os.path.join(folder, 'dist.md'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
     try:

@@ -24,17 +24,18 @@ fi
 if [ -x build/tests/dist/dist_test ]; then
   mkdir -p "$stage/dist"
   strip -o "$stage/lib/libpacxx_dist.so" build/lib/libpacxx_dist.so
-  for p in build/tests/dist/dist_test build/examples/jacobi_dist build/benchmarks/dist; do
+  for p in build/tests/dist/dist_test build/examples/jacobi_dist build/examples/rof_dist \
+           build/benchmarks/dist; do
     [ -x "$p" ] && cp "$p" "$stage/dist/"
   done
-  cp scripts/gpu-dist.sh "$stage/"
+  cp scripts/gpu-dist.sh benchmarks/report_dist.py "$stage/"
 fi
 for e in dot_product saxpy_async transform_kernel reduce_staged rof thrust_interop canny_example fluids_example; do
   [ -x build/examples/$e ] && cp build/examples/$e "$stage/bin/"
 done
 # The ROF example (issue 11): its image libraries, which the GPU machine may lack, and
 # the photograph it denoises there (from a Debian package, scripts/rof-photo.sh).
-if [ -x build/examples/rof ]; then
+if [ -x build/examples/rof ] || [ -x build/examples/rof_dist ]; then
   for l in libnetpbm.so.11 libpng16.so.16; do cp -L /usr/lib/x86_64-linux-gnu/$l "$stage/lib/"; done
   mkdir -p "$stage/data"
   cp "$(bash scripts/rof-photo.sh)" "$stage/data/camera.png"
