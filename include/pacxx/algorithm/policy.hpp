@@ -206,6 +206,23 @@ template <class T> struct select_for {
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
 };
 
+// Set operations (pacxx/agent/set_operations.hpp): one block per tile of block * items
+// merged input elements (plus one, where a tile's end cut takes the b half of a pair),
+// the tile in shared memory, which then stages the outputs. Not tuned on a GPU yet: 256
+// threads as the merge, 15 items for 4-byte elements (Thrust's sm_52 tuning; its sm_60+
+// one is 512 x 19), fewer for larger ones so that the tile stays near 15 KiB; at least 2
+// (set_op_tile's bound on a thread's steps needs it). The look-back waits as select's.
+struct set_ops {
+  static constexpr std::size_t block = 256;
+  static constexpr std::size_t items = 15;
+};
+template <class T> struct set_ops_for {
+  static constexpr std::size_t block = set_ops::block;
+  static constexpr std::size_t scaled = scaled_items<T, set_ops::items, 4>::value;
+  static constexpr std::size_t items = scaled < 2 ? 2 : scaled;
+  static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
+};
+
 // gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's
 // `items` loads in flight before it bins them); up to `shared_bins` bins each block
 // counts in shared memory (4 bytes a bin) and adds its counts to the result once.
