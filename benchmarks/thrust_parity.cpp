@@ -297,22 +297,28 @@ std::size_t set_thrust(inputs &d, int op) {
                    : thrust_set_symmetric_difference(a, d.a.size(), b, d.b.size(), o);
 }
 void set_union_pacxx(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_pacxx(d, 0); }, set_ok<0>, set_bytes<0>(state));
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 0); }, set_ok<0>, set_bytes<0>(state));
 }
 void set_union_thrust(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_thrust(d, 0); }, set_ok<0>, set_bytes<0>(state));
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 0); }, set_ok<0>, set_bytes<0>(state));
 }
 void set_difference_pacxx(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_pacxx(d, 1); }, set_ok<1>, set_bytes<1>(state));
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 1); }, set_ok<1>, set_bytes<1>(state));
 }
 void set_difference_thrust(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_thrust(d, 1); }, set_ok<1>, set_bytes<1>(state));
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 1); }, set_ok<1>, set_bytes<1>(state));
 }
 void set_symmetric_difference_pacxx(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_pacxx(d, 2); }, set_ok<2>, set_bytes<2>(state));
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 2); }, set_ok<2>, set_bytes<2>(state));
 }
 void set_symmetric_difference_thrust(benchmark::State &state) {
-  measure(state, [](inputs &d) { return set_thrust(d, 2); }, set_ok<2>, set_bytes<2>(state));
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 2); }, set_ok<2>, set_bytes<2>(state));
 }
 
 // ---- partition_three_way
