@@ -212,15 +212,21 @@ template <class T> struct select_for {
 // threads as the merge, 15 items for 4-byte elements (Thrust's sm_52 tuning; its sm_60+
 // one is 512 x 19), fewer for larger ones so that the tile stays near 15 KiB; at least 2
 // (set_op_tile's bound on a thread's steps needs it). The look-back waits as select's.
+// min_blocks: the pass's launch bound. Unbounded, ptxas (sm_90) gave the pass 46-88
+// registers (int intersection 52, int union 69, u64 union 88: 2 blocks of 256 a
+// multiprocessor); bounded to 4 blocks every one of the test's passes fits 64 registers
+// with no spills. Not timed yet.
 struct set_ops {
   static constexpr std::size_t block = 256;
   static constexpr std::size_t items = 15;
+  static constexpr unsigned min_blocks = 4;
 };
 template <class T> struct set_ops_for {
   static constexpr std::size_t block = set_ops::block;
   static constexpr std::size_t scaled = scaled_items<T, set_ops::items, 4>::value;
   static constexpr std::size_t items = scaled < 2 ? 2 : scaled;
   static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
+  static constexpr unsigned min_blocks = set_ops::min_blocks;
 };
 
 // gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's

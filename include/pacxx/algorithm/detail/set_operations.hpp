@@ -124,6 +124,7 @@ std::size_t set_op_pass(const VA &a, const VB &b, const VO &out, Comp comp,
       [comp](const auto &a_view, const auto &b_view, const auto &out_view, const std::size_t *cuts,
              std::size_t tiles, const pacxx::tile_state<C> &s, C *total, int stores) {
         constexpr std::size_t B = P::block, I = P::items;
+        pacxx::launch_bounds(P::block, P::min_blocks);
         auto av = a_view;
         auto bv = b_view;
         auto ov = out_view;
