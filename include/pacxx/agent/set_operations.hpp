@@ -204,8 +204,13 @@ set_op_tile(LoadA &&load_a, LoadB &&load_b, std::size_t i0, std::size_t i1, std:
   cuts[l] = ia;
   cuts[B + l] = jb;
   barrier();
-  const unsigned a_end = l + 1 < B ? cuts[l + 1] : la;
-  const unsigned b_end = l + 1 < B ? cuts[B + l + 1] : len - la;
+  // The next thread's cut (the tile's end for the last thread), as values: a ?: of the
+  // shared slot and the local la selected an address, which put la on the stack.
+  unsigned a_end = la, b_end = len - la;
+  if (l + 1 < B) {
+    a_end = cuts[l + 1];
+    b_end = cuts[B + l + 1];
+  }
   serial_set_op<Op>([&](unsigned x) -> T { return sh[x]; }, ia, a_end, la + jb, la + b_end, out,
                     keep, comp);
 }
