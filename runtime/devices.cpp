@@ -52,6 +52,8 @@ void device_selection::select() {
   choose();
   if (!current_)
     return;
+  if (!config_.timeline.empty())
+    current_->enable_timing(); // before any work: OpenCL makes its queues with profiling
   // PACXX_POOL_MB bounds the unused device memory kept for reuse (0: none); default
   // a quarter of the device's memory.
   std::size_t max_cached = current_->memory_bytes() / 4;

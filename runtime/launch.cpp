@@ -63,6 +63,8 @@ const char *graph_command::what() const {
     return "a fill of device memory";
   case upload:
     return "a copy to the device";
+  case download:
+    return "a copy to the host";
   }
   return "?";
 }
@@ -85,6 +87,9 @@ void graph_command::issue(device &dev, void *queue) const {
     return;
   case upload:
     dev.copy_to_device(dst, src, bytes, queue, true);
+    return;
+  case download:
+    dev.copy_to_host(dst, src, bytes, queue, true);
     return;
   }
 }
@@ -157,14 +162,19 @@ void launcher::launch(const void *entry, const void *args, std::size_t size, std
     const bool tooled = tools_on();
     if (tooled)
       tool_begin(ti);
+    // The timeline's device times: markers around the launch (timeline.hpp).
+    void *m0 = events_.on() ? dev.timing_marker(queue) : nullptr;
     try {
       dev.launch(*ck.kernel, {g.x, g.y, g.z}, {b.x, b.y, b.z}, cfg.dynamic_shared_bytes, args, size,
                  queue);
     } catch (const error &e) {
+      dev.release_timing_marker(m0);
       if (tooled)
         tool_end(ti);
       throw error(std::string(e.what()) + "\n  (kernel '" + ck.info.display + "')");
     }
+    if (m0)
+      events_.device_range("kernel", ck.info.display, queue, dev, m0, dev.timing_marker(queue), "");
     if (tooled)
       tool_end(ti);
     stats_.launches++;

@@ -27,7 +27,7 @@ namespace rt {
 // needs ready: the loaded kernel variant (held, so that the kernel cache cannot unload
 // it while the graph lives), the checked shape and the argument bytes.
 struct graph_command {
-  enum kind_t { kernel, copy, fill, upload } kind = kernel;
+  enum kind_t { kernel, copy, fill, upload, download } kind = kernel;
   std::shared_ptr<kernel_cache::cached_kernel> variant;
   dim3 grid, block;
   std::size_t shared = 0;
@@ -35,6 +35,7 @@ struct graph_command {
   std::size_t args_size = 0;
   void *dst = nullptr;       // copy, fill, upload
   const void *src = nullptr; // copy; upload: pinned host memory owned by the graph
+                             // (download: dst is pinned host memory the graph holds)
   std::size_t bytes = 0;
   unsigned char byte = 0; // fill
 

@@ -128,6 +128,30 @@ __attribute__((tls_model("initial-exec"))) thread_local queue_object *current_qu
 // host_scratch) comes from the graph's own buffers, not the thread's or the queue's,
 // so that later direct calls (which may grow and so reallocate those) never move memory
 // a replay uses, and two graphs never share it.
+// An event recorded while a graph was captured (pacxx::record() in pacxx::capture, the
+// future of gpu::reduce_async or gpu::async there): it marks the end of the graph's
+// latest launch (the end of all its replays, never earlier than the work recorded
+// before it). Shared by the graph and the pacxx::event handles; their void * is a
+// std::shared_ptr<replay_signal> * with the low bit set (native events are aligned
+// pointers), so the event functions tell the two apart.
+struct replay_signal {
+  std::mutex mutex;
+  void *event = nullptr;      // the native event of the latest launch; null: none yet
+  std::uint64_t launches = 0; // launches of the graph since the capture
+  void signal(void *native_event) {
+    void *old;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      old = event;
+      event = native_event;
+      ++launches;
+    }
+    release(old);
+  }
+  static void release(void *native_event) noexcept;
+  ~replay_signal() { release(event); }
+};
+
 struct graph_object {
   queue_object *queue; // the capture's queue
   std::vector<graph_command> commands;
@@ -152,7 +176,18 @@ struct graph_object {
   void *loop_counter = nullptr;
   bool no_loop = false;
 
+  // Events recorded in the capture (q.record(), the futures of gpu::reduce_async and
+  // gpu::async): each is signalled after every replay. And what those futures read
+  // after a replay (their pinned results), held as long as the graph replays into it.
+  std::vector<std::shared_ptr<replay_signal>> signals;
+  std::vector<std::shared_ptr<void>> held;
+
   explicit graph_object(queue_object *q) : queue(q) {}
+  // After a launch of replays on `native`: every event of the capture marks its end.
+  void signal(device &dev, void *native) {
+    for (const std::shared_ptr<replay_signal> &s : signals)
+      s->signal(dev.record_event(native));
+  }
   // A copy, fill or upload.
   void record(graph_command::kind_t kind, void *dst, const void *src, std::size_t bytes,
               unsigned char byte = 0) {
@@ -285,6 +320,8 @@ public:
   device_selection devices{config.c, config.error};
   kernel_cache kernels{config.c, stats};
   launcher launches{devices, kernels, stats, events, config.c};
+  // The timeline's device times are read while the devices still exist.
+  ~runtime() { events.resolve(); }
 
   device &current() { return devices.current(); }
   memory_pool &pool() {
@@ -601,7 +638,15 @@ template <class Op> void enqueue_copy(const char *what, std::size_t bytes, Op op
 // Host <-> device, counted.
 void transfer(void *dst, const void *src, std::size_t bytes, bool to_host, bool async) {
   rt::runtime &r = rt::runtime::get();
-  if (to_host)
+  if (to_host && async) {
+    // Into pinned memory that a future reads after the graph's replay (reduce_async):
+    // a memcpy node of the graph.
+    if (rt::graph_object *g = rt::recording("a copy to the host")) {
+      if (bytes)
+        g->record(rt::graph_command::download, dst, src, bytes);
+      return;
+    }
+  } else if (to_host)
     rt::refuse_in_capture("a copy to the host (reading a gpu::vector, a result returned on the "
                           "host, e.g. gpu::reduce or copy_if's count)");
   else if (rt::graph_object *g = rt::recording("a copy to the device")) {
@@ -836,8 +881,50 @@ void *queue_native(void *q) {
   return queue;
 }
 
+} // namespace detail
+
+namespace rt {
+void replay_signal::release(void *native_event) noexcept {
+  if (!native_event)
+    return;
+  try {
+    runtime::get().current().release_event(native_event);
+  } catch (...) {
+  }
+}
+} // namespace rt
+
+namespace detail {
+
+namespace {
+// Events of a capture (rt::replay_signal): tagged pointers.
+bool is_replay_event(void *event) noexcept {
+  return (reinterpret_cast<std::uintptr_t>(event) & 1u) != 0;
+}
+rt::replay_signal &replay_of(void *event) noexcept {
+  return **reinterpret_cast<std::shared_ptr<rt::replay_signal> *>(
+      reinterpret_cast<std::uintptr_t>(event) & ~std::uintptr_t(1));
+}
+// The native event of the graph's latest launch (locked: a launch may replace it).
+// Throws where the graph has not been launched since the event was recorded.
+template <class F> auto with_replay_event(void *event, F f) {
+  rt::replay_signal &s = replay_of(event);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.event)
+    throw error("pacxx::event: recorded in pacxx::capture (an event or the future of an "
+                "asynchronous algorithm there), it marks the end of its graph's launches, and "
+                "the graph has not been launched yet: call g.launch(q) first");
+  return f(s.event);
+}
+} // namespace
+
 void *queue_record(void *q) {
-  rt::refuse_in_capture("an event (q.record(), a future of gpu::reduce_async or gpu::async)");
+  if (rt::graph_object *g = rt::recording("an event (q.record(), a future)")) {
+    auto s = std::make_shared<rt::replay_signal>();
+    g->signals.push_back(s);
+    auto *handle = new std::shared_ptr<rt::replay_signal>(std::move(s));
+    return reinterpret_cast<void *>(reinterpret_cast<std::uintptr_t>(handle) | 1u);
+  }
   rt::runtime &r = rt::runtime::get();
   return r.current().record_event(r.order(static_cast<rt::queue_object *>(q)));
 }
@@ -845,23 +932,66 @@ void *queue_record(void *q) {
 void queue_wait_event(void *q, void *event) {
   rt::refuse_in_capture("waiting for an event (q.wait_for(e))");
   rt::runtime &r = rt::runtime::get();
-  r.current().queue_wait_event(r.order(static_cast<rt::queue_object *>(q)), event);
+  void *native = r.order(static_cast<rt::queue_object *>(q));
+  if (is_replay_event(event))
+    with_replay_event(event, [&](void *e) {
+      r.current().queue_wait_event(native, e);
+      return 0;
+    });
+  else
+    r.current().queue_wait_event(native, event);
 }
 
 void event_wait(void *event) {
+  if (is_replay_event(event)) {
+    // Not yet launched: an error, not a refusal of the capture (a future made and
+    // dropped inside the capture waits for its event quietly, and must not fail it).
+    with_replay_event(event, [](void *) { return 0; });
+    rt::refuse_in_capture("waiting for an event (e.wait(), future::get())");
+    with_replay_event(event, [](void *e) {
+      rt::runtime::get().current().wait_event(e);
+      return 0;
+    });
+    return;
+  }
   rt::refuse_in_capture("waiting for an event (e.wait(), future::get())");
   rt::runtime::get().current().wait_event(event);
 }
 
-bool event_ready(void *event) { return rt::runtime::get().current().event_done(event); }
+bool event_ready(void *event) {
+  if (is_replay_event(event))
+    return with_replay_event(event,
+                             [](void *e) { return rt::runtime::get().current().event_done(e); });
+  return rt::runtime::get().current().event_done(event);
+}
 
 void event_release(void *event) noexcept {
   if (!event)
     return;
+  if (is_replay_event(event)) {
+    delete reinterpret_cast<std::shared_ptr<rt::replay_signal> *>(
+        reinterpret_cast<std::uintptr_t>(event) & ~std::uintptr_t(1));
+    return;
+  }
   try {
     rt::runtime::get().current().release_event(event);
   } catch (...) {
   }
+}
+
+void *replay_event_native(void *event) noexcept {
+  if (!is_replay_event(event))
+    return event;
+  rt::replay_signal &s = replay_of(event);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.event;
+}
+
+bool capturing() noexcept { return rt::capturing != nullptr; }
+
+void capture_hold(std::shared_ptr<void> p) {
+  if (rt::graph_object *g = rt::capturing)
+    g->held.push_back(std::move(p));
 }
 
 // ---- Graphs (pacxx/graph.hpp) -------------------------------------------------------
@@ -900,6 +1030,36 @@ void graph_launch(void *gp, void *q, std::size_t times) {
   rt::runtime &r = rt::runtime::get();
   rt::device &dev = r.current();
   void *native = r.order(static_cast<rt::queue_object *>(q));
+  // The timeline: the replays as one range on the queue's track (host: their issue) and,
+  // where the backend times them, on its device track.
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  void *m0 = nullptr;
+  if (timed) {
+    t0 = rt::timeline::clock::now();
+    m0 = dev.timing_marker(native);
+  }
+  struct timeline_range {
+    bool on;
+    rt::runtime &r;
+    rt::device &dev;
+    void *native, *m0;
+    rt::timeline::clock::time_point t0;
+    std::size_t times, kernels;
+    ~timeline_range() {
+      if (!on)
+        return;
+      const std::string args = "\"replays\": " + std::to_string(times) +
+                               ", \"kernels\": " + std::to_string(kernels * times);
+      r.events.range("graph", "pacxx::graph::launch", native, t0, rt::timeline::clock::now(), args);
+      void *m1 = nullptr;
+      try {
+        m1 = dev.timing_marker(native);
+      } catch (...) {
+      }
+      r.events.device_range("graph", "pacxx::graph::launch", native, dev, m0, m1, args);
+    }
+  } range{timed, r, dev, native, m0, t0, times, g->kernels};
   if (g->native && times > 1 && times * g->commands.size() <= rt::max_repeated_nodes) {
     rt::native_graph *batch = nullptr;
     {
@@ -919,6 +1079,7 @@ void graph_launch(void *gp, void *q, std::size_t times) {
     if (batch) {
       batch->launch(native);
       r.stats.launches += g->kernels * times;
+      g->signal(dev, native);
       return;
     }
   }
@@ -930,6 +1091,7 @@ void graph_launch(void *gp, void *q, std::size_t times) {
         c.issue(dev, native);
     r.stats.launches += g->kernels;
   }
+  g->signal(dev, native);
 }
 
 namespace {
@@ -997,6 +1159,10 @@ void graph_update(void *gp, void *np) {
   std::swap(g->host_blocks, n->host_blocks);
   for (int k = 0; k < 3; ++k)
     std::swap(g->scratch[k], n->scratch[k]);
+  // The events and futures of both recordings are signalled by later launches (the old
+  // ones mark them too: never earlier than their work).
+  g->signals.insert(g->signals.end(), n->signals.begin(), n->signals.end());
+  g->held.insert(g->held.end(), n->held.begin(), n->held.end());
   for (const rt::graph_command &c : n->commands)
     if (c.variant && std::find(g->retired.begin(), g->retired.end(), c.variant) == g->retired.end())
       g->retired.push_back(c.variant);
@@ -1051,10 +1217,25 @@ std::size_t graph_iterate(void *gp, void *q, const void *done, std::size_t every
     g->loop_batches = batches;
   }
   void *native = r.order(static_cast<rt::queue_object *>(q));
+  const bool timed = r.events.on();
+  rt::timeline::clock::time_point t0;
+  if (timed)
+    t0 = rt::timeline::clock::now();
+  void *m0 = timed ? dev.timing_marker(native) : nullptr;
   dev.fill_on_device(g->loop_counter, 0, sizeof(unsigned), native);
   g->loop->launch(native);
+  g->signal(dev, native);
+  void *m1 = m0 ? dev.timing_marker(native) : nullptr;
   unsigned ran = 0;
   dev.copy_to_host(&ran, g->loop_counter, sizeof ran, native, false);
+  if (timed) {
+    // The loop on the device as one range (its batches are not seen by the host).
+    const std::string args = "\"replays\": " + std::to_string(every * ran) +
+                             ", \"kernels\": " + std::to_string(g->kernels * every * ran);
+    r.events.range("graph", "gpu::iterate_until (device loop)", native, t0,
+                   rt::timeline::clock::now(), args);
+    r.events.device_range("graph", "gpu::iterate_until (device loop)", native, dev, m0, m1, args);
+  }
   r.stats.to_host += sizeof ran;
   r.stats.launches += g->kernels * every * ran;
   return ran;

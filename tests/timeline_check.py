@@ -9,9 +9,13 @@ before the first launch of each kernel (the tests run with PACXX_CACHE=0), copie
 with their sizes, and the algorithms (pacxx/tools.hpp's ranges): algorithm:NAME=COUNT
 ranges named NAME (e.g. algorithm:gpu::reduce=1) at the top level of their track, each
 with its input's size where the range is sized, and at most one launch inside each (the
-fusion guarantee: one kernel per fused algorithm).
+fusion guarantee: one kernel per fused algorithm). The device times: every launch
+has its kernel, by name, on its queue's "(device)" track, where kernels follow one
+another (an in-order queue) and lie between the program's start and the file's last
+host range; graph:COUNT is the number of graph replays (pacxx::graph::launch ranges,
+their "replays" summed), each also on the device track.
 
-usage: timeline_check.py [algorithm:NAME=COUNT | PART=COUNT]... -- PROGRAM [ARGS...]
+usage: timeline_check.py [algorithm:NAME=COUNT | graph:COUNT | PART=COUNT]... -- PROGRAM [ARGS...]
 """
 import collections
 import json
@@ -21,7 +25,47 @@ import sys
 import tempfile
 
 
-def check(path, expected, algorithms):
+def check_device(ranges, names, replays):
+    """The device tracks: problems found."""
+    problems = []
+    host = [e for e in ranges if not names[e['tid']].endswith('(device)')]
+    device = [e for e in ranges if names[e['tid']].endswith('(device)')]
+    for e in host:
+        if e['cat'] in ('kernel',):
+            problems.append('a kernel range on a host track: %r' % e)
+    launched = collections.Counter(e['name'] for e in host if e['cat'] == 'launch')
+    ran = collections.Counter(e['name'] for e in device if e['cat'] == 'kernel')
+    if launched != ran:
+        problems.append('kernels on the device tracks %s differ from the launches %s' % (
+            dict(ran), dict(launched)))
+    graphs = [e for e in host if e['cat'] == 'graph']
+    total = sum(e['args'].get('replays', 0) for e in graphs)
+    if total != replays:
+        problems.append('%d graph replays in %d ranges, expected %d' % (total, len(graphs), replays))
+    device_graphs = [e for e in device if e['cat'] == 'graph']
+    if len(device_graphs) != len(graphs):
+        problems.append('%d graph ranges on the device tracks, %d on the host tracks' % (
+            len(device_graphs), len(graphs)))
+    # An in-order queue runs one thing after another (a slack of 1 us for the rounding
+    # and the timer's resolution).
+    by_track = collections.defaultdict(list)
+    for e in device:
+        by_track[e['tid']].append((e['ts'], e['ts'] + e['dur'], e['name']))
+    for tid, rs in by_track.items():
+        rs.sort()
+        for (b0, e0, n0), (b1, e1, n1) in zip(rs, rs[1:]):
+            if b1 < e0 - 1.0:
+                problems.append('track %s: %s at %.3f begins before %s ends at %.3f' % (
+                    names[tid], n1, b1, n0, e0))
+    if host and device:
+        last = max(e['ts'] + e['dur'] for e in host)
+        for e in device:
+            if e['ts'] < 0 or e['ts'] > last + 1e3:
+                problems.append('a device range outside the program: %r' % e)
+    return problems
+
+
+def check(path, expected, algorithms, replays):
     with open(path) as f:
         trace = json.load(f)  # not JSON: the test fails here, with the parser's message
     events = trace['traceEvents']
@@ -90,14 +134,17 @@ def check(path, expected, algorithms):
     copies = [e for e in ranges if e['cat'] == 'copy']
     if not copies or any(e['args'].get('bytes', 0) <= 0 for e in copies):
         problems.append('no copy, or a copy without its size: %r' % copies[:3])
+    problems += check_device(ranges, names, replays)
     return problems, len(ranges), len(names)
 
 
 def main(expectations, program):
-    expected, algorithms = {}, {}
+    expected, algorithms, replays = {}, {}, 0
     for x in expectations:
         name, _, count = x.rpartition('=')
-        if name.startswith('algorithm:'):
+        if x.startswith('graph:'):
+            replays = int(x[len('graph:'):])
+        elif name.startswith('algorithm:'):
             algorithms[name[len('algorithm:'):]] = int(count)
         else:
             expected[name] = int(count)
@@ -111,7 +158,7 @@ def main(expectations, program):
         if r.returncode != 0:
             print('timeline_check: %s exited with %d' % (' '.join(program), r.returncode))
             return 1
-        problems, count, tracks = check(path, expected, algorithms)
+        problems, count, tracks = check(path, expected, algorithms, replays)
     finally:
         os.unlink(path)
     if problems:

@@ -59,6 +59,11 @@ template <class F> struct async_call {
 
 } // namespace detail
 
+// Runs f(args...) on the host with host containers among args copied to gpu::vectors
+// (gpu::vector lvalues used in place, rvalues moved in), evaluates the view f returns in
+// one kernel into a new gpu::vector on this thread's current queue, and returns a
+// future of that vector, completed by a device event. Exceptions from f or the device
+// are rethrown by the future's get().
 template <class F, class... Args,
           class = typename std::enable_if<
               !std::is_same<typename std::decay<F>::type, pacxx::queue>::value>::type>
@@ -69,6 +74,8 @@ pacxx::future<detail::async_result_t<F, Args...>> async(F f, Args &&...args) {
     // reused only behind it (the queue is in order; other queues: the pool's fence).
     auto result = std::make_shared<R>(
         detail::async_call<F>{f}(detail::to_device(std::forward<Args>(args))...));
+    // In pacxx::capture the graph's replays write the result: the graph holds it too.
+    pacxx::detail::capture_hold(result);
     return pacxx::future<R>(pacxx::record(), [result]() { return std::move(*result); });
   } catch (...) {
     return pacxx::future<R>::failed(std::current_exception());

@@ -66,37 +66,48 @@ template <class F, class Op> inline F float_cas_loop(F *p, F v, Op op) {
 
 } // namespace detail
 
+// *p += v atomically (relaxed order) for int, unsigned, long, long long (signed and
+// unsigned), float or double; returns the old *p. Device code.
 template <class T> inline detail::atomic_t<T> atomic_add(T *p, T v) {
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 
+// *p = min(*p, v) atomically for the integer types; returns the old *p.
 template <class T> inline detail::atomic_int_t<T> atomic_min(T *p, T v) {
   return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
 }
+// *p = min(*p, v) atomically (a compare-and-swap loop); returns the old *p.
 inline float atomic_min(float *p, float v) {
   return detail::float_cas_loop(p, v, [](float a, float b) { return b < a ? b : a; });
 }
+// *p = min(*p, v) atomically (a compare-and-swap loop); returns the old *p.
 inline double atomic_min(double *p, double v) {
   return detail::float_cas_loop(p, v, [](double a, double b) { return b < a ? b : a; });
 }
 
+// *p = max(*p, v) atomically for the integer types; returns the old *p.
 template <class T> inline detail::atomic_int_t<T> atomic_max(T *p, T v) {
   return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
 }
+// *p = max(*p, v) atomically (a compare-and-swap loop); returns the old *p.
 inline float atomic_max(float *p, float v) {
   return detail::float_cas_loop(p, v, [](float a, float b) { return a < b ? b : a; });
 }
+// *p = max(*p, v) atomically (a compare-and-swap loop); returns the old *p.
 inline double atomic_max(double *p, double v) {
   return detail::float_cas_loop(p, v, [](double a, double b) { return a < b ? b : a; });
 }
 
+// Stores v into *p atomically for the integer types; returns the old *p.
 template <class T> inline detail::atomic_int_t<T> atomic_exchange(T *p, T v) {
   return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
+// Stores v into *p atomically (as its bits); returns the old *p.
 inline float atomic_exchange(float *p, float v) {
   return detail::bits_float(__atomic_exchange_n(reinterpret_cast<unsigned *>(p),
                                                 detail::float_bits(v), __ATOMIC_RELAXED));
 }
+// Stores v into *p atomically (as its bits); returns the old *p.
 inline double atomic_exchange(double *p, double v) {
   return detail::bits_double(__atomic_exchange_n(reinterpret_cast<unsigned long long *>(p),
                                                  detail::float_bits(v), __ATOMIC_RELAXED));
@@ -107,12 +118,15 @@ template <class T> inline detail::atomic_int_t<T> atomic_cas(T *p, T expected, T
   __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return expected;
 }
+// Stores desired if *p has expected's bit pattern (so -0.0 is not +0.0, and a NaN matches
+// its own bits); returns the value *p held before.
 inline float atomic_cas(float *p, float expected, float desired) {
   unsigned e = detail::float_bits(expected);
   __atomic_compare_exchange_n(reinterpret_cast<unsigned *>(p), &e, detail::float_bits(desired),
                               false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return detail::bits_float(e);
 }
+// Stores desired if *p has expected's bit pattern; returns the value *p held before.
 inline double atomic_cas(double *p, double expected, double desired) {
   unsigned long long e = detail::float_bits(expected);
   __atomic_compare_exchange_n(reinterpret_cast<unsigned long long *>(p), &e,

@@ -6,11 +6,18 @@
 #include <cstddef>
 
 extern "C" {
+// The thread's index in the grid along dim (0: x, 1: y, 2: z).
 std::size_t __pacxx_global_id(int dim);
+// The thread's index in its block along dim.
 std::size_t __pacxx_local_id(int dim);
+// The block's index in the grid along dim.
 std::size_t __pacxx_group_id(int dim);
+// The block's size (threads) along dim.
 std::size_t __pacxx_local_size(int dim);
+// The grid's size (blocks) along dim.
 std::size_t __pacxx_num_groups(int dim);
+// A block barrier that also orders shared and global memory accesses (CUDA
+// __syncthreads, OpenCL barrier); every thread of the block must reach it.
 void __pacxx_barrier();
 // One static block of shared (OpenCL: local) memory per call site in the kernel.
 void *__pacxx_shared_memory(std::size_t bytes, std::size_t align);
@@ -21,14 +28,18 @@ void *__pacxx_dynamic_shared_memory();
 // 32 on CUDA. On OpenCL pacxx uses no sub-groups, so a warp is one work-item (size 1,
 // lane 0) and the block primitives (pacxx/block/) exchange through shared memory
 // instead; both are constants after the JIT, so the unused path folds away.
+// The lanes of a warp (32 on CUDA, 1 on OpenCL).
 unsigned __pacxx_warp_size();
+// This thread's lane in its warp.
 unsigned __pacxx_lane_id();
 // Shuffles of 32-bit words among all lanes of the warp (every lane must call them):
 // up/down read the lane `delta` below/above (a lane with none keeps its own value), idx
 // reads lane `lane`. On a warp of one they return v.
+// @{
 unsigned __pacxx_shfl_up(unsigned v, unsigned delta);
 unsigned __pacxx_shfl_down(unsigned v, unsigned delta);
 unsigned __pacxx_shfl_idx(unsigned v, unsigned lane);
+// @}
 // Bit l set where lane l's pred is nonzero (all lanes of the warp must call it).
 unsigned __pacxx_ballot(int pred);
 // Bit l set where lane l's v has the bit of `bit` (a mask of one bit) as this lane's v
@@ -63,8 +74,10 @@ int __pacxx_mma_supported();
 // in the low half). Each lane holds its fragment as PTX's ISA lays it out. All 32 lanes
 // must call it together, and only where __pacxx_mma_supported() is 1: a call that
 // survives the JIT's optimiser on another device is a pacxx::error of the compile.
+// @{
 void __pacxx_mma_tf32_m16n8k8(float *d, const unsigned *a, const unsigned *b);
 void __pacxx_mma_bf16_m16n8k16(float *d, const unsigned *a, const unsigned *b);
+// @}
 // d[0..1] += A (8 x 4) * B (4 x 8) in FP64 (mma.sync m8n8k4 f64, DMMA): a lane holds one
 // element of A and of B and two of C.
 void __pacxx_mma_f64_m8n8k4(double *d, const double *a, const double *b);
@@ -74,7 +87,9 @@ void __pacxx_mma_f64_m8n8k4(double *d, const double *a, const double *b);
 // references and destroy the object with the last one. A view is sent to a kernel as
 // bytes and a kernel's copies of it are byte copies that own nothing, so the JIT
 // removes retain and release from device code; owner_new has no meaning there.
+// @{
 void *__pacxx_owner_new(void *object, void (*destroy)(void *));
 void __pacxx_owner_retain(void *owner);
 void __pacxx_owner_release(void *owner);
+// @}
 }

@@ -199,11 +199,15 @@ template <class T>
 struct is_device_copyable<T, typename std::enable_if<ranges::view_<T>>::type>
     : detail::view_parts_device_copyable<T> {};
 
+// Whether R can be an algorithm's device input or output: a gpu::vector, or a random-access
+// view whose parts are all device copyable (no host addresses).
 template <class R, class = void> struct is_device_range : std::false_type {};
+// A gpu::vector is one.
 template <class R>
 struct is_device_range<
     R, typename std::enable_if<gpu::is_vector<typename std::decay<R>::type>::value>::type>
     : std::true_type {};
+// A view is one where it is device copyable and random access.
 template <class R>
 struct is_device_range<R,
                        typename std::enable_if<ranges::view_<typename std::decay<R>::type>>::type>

@@ -31,9 +31,17 @@
 // What needs the host while f runs cannot be captured and is a pacxx::error at capture
 // (naming it): a copy to the host, an algorithm returning its result on the host
 // (gpu::reduce, a count, a search; gpu::reduce_to keeps it on the device), waiting for a
-// queue or an event, futures (gpu::reduce_async), work on another queue than q, and
-// captures within captures. f's exception (or that error) leaves no graph and frees
-// what was recorded.
+// queue or an event, work on another queue than q, and captures within captures. f's
+// exception (or that error) leaves no graph and frees what was recorded.
+// Device-resident results are capturable: gpu::reduce_to, and events and futures.
+// An event recorded in f (q.record()) and the future of an asynchronous algorithm made
+// in f (gpu::reduce_async, transform_reduce_async, count_if_async, gpu::async) complete
+// at the end of each launch of the graph: f.get() after g.launch(q) returns what the
+// latest launch computed (a future is read once; read a value after every launch with
+// gpu::reduce_to into a gpu::vector). Waiting for one before the graph's first launch
+// is a pacxx::error; waiting inside f is refused as above. The pinned memory a captured
+// future reads is held by the graph as long as either lives; a gpu::async result
+// vector is written by every launch, so keep it as long as the graph replays.
 //
 // g.update(q, f) records f again and changes the graph in place to replay that (same
 // operations in the same order, other parameters), see graph::update.
@@ -69,6 +77,9 @@ std::size_t graph_kernels(const void *graph) noexcept;
 void graph_destroy(void *graph) noexcept;
 } // namespace detail
 
+// Work recorded by pacxx::capture, replayed by launch() at the cost of one launch (a CUDA
+// graph on CUDA; the recorded launches, ready to enqueue, on OpenCL). Move-only; destroying
+// it frees what the recorded work used.
 class graph {
   void *g_ = nullptr;
 
@@ -78,7 +89,9 @@ public:
   explicit graph(void *runtime_graph) noexcept : g_(runtime_graph) {}
   graph(const graph &) = delete;
   graph &operator=(const graph &) = delete;
+  // Takes o's graph; o is left empty.
   graph(graph &&o) noexcept : g_(o.g_) { o.g_ = nullptr; }
+  // Destroys this graph and takes o's; o is left empty.
   graph &operator=(graph &&o) noexcept {
     if (this != &o) {
       detail::graph_destroy(g_);
@@ -87,8 +100,10 @@ public:
     }
     return *this;
   }
+  // Destroys the graph and frees the memory its recorded work held.
   ~graph() { detail::graph_destroy(g_); }
 
+  // Whether it holds a graph (not default-constructed or moved from).
   bool valid() const noexcept { return g_ != nullptr; }
   // Replays the recorded work on q, `times` times in a row. Asynchronous, as the
   // launches it replays. On CUDA, times > 1 is one launch of a CUDA graph holding the

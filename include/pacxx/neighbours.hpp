@@ -32,13 +32,18 @@ template <class T> class neighbourhood {
   std::uint32_t x_, y_, width_, height_;
 
 public:
+  // The neighbourhood of pixel (x, y) at device address p of a width x height image.
   neighbourhood(T *p, std::uint32_t x, std::uint32_t y, std::uint32_t width,
                 std::uint32_t height) noexcept
       : p_(p), x_(x), y_(y), width_(width), height_(height) {}
 
+  // The pixel's column.
   std::uint32_t x() const noexcept { return x_; }
+  // The pixel's row.
   std::uint32_t y() const noexcept { return y_; }
+  // The image's width (pixels per row).
   std::uint32_t width() const noexcept { return width_; }
+  // The image's height (rows).
   std::uint32_t height() const noexcept { return height_; }
 
   // Whether pixel (x + dx, y + dy) is in the image (unsigned wrap-around makes one
@@ -82,10 +87,14 @@ template <class T> auto neighbours_of(T *data, std::size_t size, std::size_t wid
 }
 } // namespace detail
 
-// The image must outlive the view (it refers to the vector as an lvalue view does).
+// The neighbourhoods of the pixels of the row-major image (rows of `width` pixels), as a
+// view: element i is the neighbourhood of pixel i. A width of 0 or one that does not
+// divide image.size(), or 2^32 pixels or more, is a pacxx::error. The image must outlive
+// the view (it refers to the vector as an lvalue view does).
 template <class T> auto neighbours(gpu::vector<T> &image, std::size_t width) {
   return detail::neighbours_of(image.data(), image.size(), width);
 }
+// The same over a const image (read-only neighbourhoods).
 template <class T> auto neighbours(const gpu::vector<T> &image, std::size_t width) {
   return detail::neighbours_of(image.data(), image.size(), width);
 }

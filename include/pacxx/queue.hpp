@@ -14,7 +14,9 @@
 // threads at once are ordered as the threads issue them.
 //
 // pacxx::event marks the work enqueued on a queue so far (q.record()); another queue
-// waits for it without the host (q2.wait_for(e)), or the host does (e.wait()).
+// waits for it without the host (q2.wait_for(e)), or the host does (e.wait()). Recorded
+// inside pacxx::capture (also a future's event there), it marks the end of its graph's
+// latest launch: waiting for it before the graph's first launch is a pacxx::error.
 //
 // pacxx::future<T> is the result of an asynchronous algorithm (gpu::reduce_async, ...,
 // gpu::async): completed by a device event, no host thread per call. Movable; get()
@@ -22,6 +24,7 @@
 // of the host part of the call); a future destroyed without get() waits for its work.
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <future>
@@ -54,8 +57,12 @@ public:
   }
   // Whether the work before the event is done (without waiting).
   bool ready() const { return !e_ || detail::event_ready(e_.get()); }
-  // The CUevent or cl_event (owned by this event and its copies).
-  void *native_handle() const noexcept { return e_.get(); }
+  // The CUevent or cl_event (owned by this event and its copies). For an event recorded
+  // in pacxx::capture: that of its graph's latest launch, null before the first.
+  void *native_handle() const noexcept {
+    void *e = e_.get();
+    return (reinterpret_cast<std::uintptr_t>(e) & 1u) ? detail::replay_event_native(e) : e;
+  }
 };
 
 // An in-order queue of device work (a CUDA stream, an OpenCL command queue). Work goes
@@ -113,7 +120,9 @@ public:
   void *get() const noexcept { return q_; }
 };
 
+// Whether T is pacxx::queue (the algorithms' overloads that take a queue first use it).
 template <class T> struct is_queue : std::false_type {};
+// pacxx::queue is a queue.
 template <> struct is_queue<queue> : std::true_type {};
 
 // Within its lifetime every launch, copy and algorithm of this host thread goes to q.
@@ -123,6 +132,7 @@ class queue_scope {
 public:
   // Makes q this thread's current queue until the scope ends (the previous one then).
   explicit queue_scope(const queue &q) noexcept : previous_(detail::set_current_queue(q.get())) {}
+  // Makes the previous queue current again.
   ~queue_scope() { detail::set_current_queue(previous_); }
   queue_scope(const queue_scope &) = delete;
   queue_scope &operator=(const queue_scope &) = delete;

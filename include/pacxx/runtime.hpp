@@ -2,6 +2,7 @@
 // synchronisation). Users normally reach these through gpu::vector and pacxx::kernel.
 #pragma once
 #include <cstddef>
+#include <memory>
 
 #include "pacxx/error.hpp"
 
@@ -122,6 +123,13 @@ void queue_wait_event(void *q, void *event);
 void event_wait(void *event); // throws the device's error if the work before it failed
 bool event_ready(void *event);
 void event_release(void *event) noexcept;
+// The native event of an event (itself, or for an event recorded in pacxx::capture that
+// of its graph's latest launch; null before the first).
+void *replay_event_native(void *event) noexcept;
+// Whether this thread is recording a graph (pacxx::capture); capture_hold keeps p alive
+// as long as that graph (what its replays write into: a future's result), else nothing.
+bool capturing() noexcept;
+void capture_hold(std::shared_ptr<void> p);
 void *current_queue() noexcept;
 void *set_current_queue(void *q) noexcept; // returns the previous one
 

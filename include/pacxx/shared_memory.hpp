@@ -24,12 +24,19 @@ public:
   shared_memory(const shared_memory &) = delete;
   shared_memory &operator=(const shared_memory &) = delete;
 
+  // Element i (not checked).
   T &operator[](std::size_t i) { return ptr_[i]; }
+  // Element i (not checked).
   const T &operator[](std::size_t i) const { return ptr_[i]; }
+  // The first element (a shared-memory address).
   T *data() { return ptr_; }
+  // The first element (a shared-memory address).
   const T *data() const { return ptr_; }
+  // The number of elements (N).
   static constexpr std::size_t size() { return N; }
+  // The first element.
   T *begin() { return ptr_; }
+  // Past the last element.
   T *end() { return ptr_ + N; }
 };
 

@@ -130,6 +130,7 @@ class transform_output_view : public ranges::view_facade<transform_output_view<V
 
 public:
   transform_output_view() = default;
+  // The view that stores g(x) into base's element for every x written to it.
   transform_output_view(V base, G g) : base_(std::move(base)), g_(std::move(g)) {}
   // The view of out it writes into.
   V base() const { return base_; }

@@ -153,9 +153,11 @@ template <class T> class vector_reference {
   T *p_;
 
 public:
+  // The element type.
   using value_type = T;
   /// The element at device address p.
   explicit vector_reference(T *p) noexcept : p_(p) {}
+  // A proxy of the same element.
   vector_reference(const vector_reference &) = default;
 
   /// The element's value (a copy from the device).
@@ -195,6 +197,11 @@ public:
   const vector_reference &operator--() const { return *this -= 1; }
 };
 
+// A container of T in device memory with value semantics (std::vector's interface where it
+// applies; thrust::device_vector). T must be trivially copyable and destructible. Copies
+// are device-to-device, moves steal the memory; element access from the host is one small
+// transfer each (vector_reference). An lvalue enters views as a (pointer, size) view, an
+// rvalue as a view that owns it.
 template <class T> class vector {
   static_assert(detail::is_element<T>::value,
                 "gpu::vector<T>: T must be trivially copyable and destructible (numbers, "
@@ -213,12 +220,19 @@ template <class T> class vector {
   }
 
 public:
+  // The element type.
   using value_type = T;
+  // Sizes and indices.
   using size_type = std::size_t;
+  // Iterator differences.
   using difference_type = std::ptrdiff_t;
+  // A reference to an element in device code.
   using reference = T &;
+  // A const reference to an element in device code.
   using const_reference = const T &;
+  // A contiguous iterator over device memory (converts to T *).
   using iterator = detail::vector_iterator<T>;
+  // A contiguous iterator over const device memory.
   using const_iterator = detail::vector_iterator<const T>;
 
   // As std::vector: no element count whose bytes overflow a std::ptrdiff_t.
@@ -229,7 +243,9 @@ public:
   vector() = default;
   // n elements, not initialised: a kernel or a copy is expected to write them.
   explicit vector(std::size_t n) : data_(allocate(n)), size_(n) {}
+  // n copies of value (one fill launch).
   vector(std::size_t n, const T &value) : vector(n) { detail::fill_n(data_, n, value); }
+  // The elements of init (one copy to the device).
   vector(std::initializer_list<T> init) : vector(init.size()) {
     pacxx::detail::copy_to_device(data_, init.begin(), init.size() * sizeof(T));
   }
@@ -249,13 +265,16 @@ public:
     swap(v);
   }
 
+  // A copy of o's elements (a device-to-device copy).
   vector(const vector &o) : vector(o.size_) {
     pacxx::detail::copy_on_device(data_, o.data_, size_ * sizeof(T));
   }
+  // Takes o's memory; o is left empty.
   vector(vector &&o) noexcept : data_(o.data_), size_(o.size_) {
     o.data_ = nullptr;
     o.size_ = 0;
   }
+  // Replaces the elements by a copy of o's (new memory, a device-to-device copy).
   vector &operator=(const vector &o) {
     if (this != &o) {
       vector copy(o);
@@ -263,25 +282,33 @@ public:
     }
     return *this;
   }
+  // Takes o's memory (o is left empty) and frees this vector's.
   vector &operator=(vector &&o) noexcept {
     vector moved(std::move(o));
     swap(moved);
     return *this;
   }
+  // Frees the memory (back to the runtime's pool, reused only behind the work queued on
+  // it).
   ~vector() { pacxx::detail::device_free(data_); }
 
+  // Exchanges the contents of the two vectors (no copy).
   void swap(vector &o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
   }
 
+  // The device address of the first element (usable in kernels).
   T *data() { return data_; }
+  // The device address of the first element.
   const T *data() const { return data_; }
   // The memory as the driver knows it: a CUdeviceptr (cast to a pointer) on CUDA, an
   // SVM pointer on OpenCL; for code outside pacxx (a thrust::device_ptr, a kernel of
   // its own). Owned by the vector.
   void *native_handle() const noexcept { return static_cast<void *>(data_); }
+  // The number of elements.
   std::size_t size() const { return size_; }
+  // Whether there are no elements.
   bool empty() const { return size_ == 0; }
   // Host element access, as thrust::device_vector has it: one small synchronous transfer
   // per read or write (see vector_reference), checked against size() (an index out of
@@ -320,9 +347,13 @@ public:
     return static_cast<T>(vector_reference<T>(data_ + size_ - 1));
   }
 
+  // An iterator to the first element (device memory).
   iterator begin() { return iterator(data_); }
+  // An iterator past the last element.
   iterator end() { return iterator(data_ + size_); }
+  // A const iterator to the first element (device memory).
   const_iterator begin() const { return const_iterator(data_); }
+  // A const iterator past the last element.
   const_iterator end() const { return const_iterator(data_ + size_); }
 
   // Shrinks to n elements keeping the memory, as std::vector::erase does (the
@@ -331,6 +362,8 @@ public:
 
   // Keeps the first min(n, size()) elements; new ones are value-initialised.
   void resize(std::size_t n) { resize(n, T{}); }
+  // Keeps the first min(n, size()) elements, new ones copies of value: new memory, a
+  // device-to-device copy and a fill (nothing where n == size()).
   void resize(std::size_t n, const T &value) {
     if (n == size_)
       return;
@@ -342,6 +375,7 @@ public:
   }
 };
 
+// a.swap(b).
 template <class T> void swap(vector<T> &a, vector<T> &b) noexcept { a.swap(b); }
 
 template <class T> void detail::truncate(vector<T> &v, std::size_t n) noexcept {
@@ -349,7 +383,9 @@ template <class T> void detail::truncate(vector<T> &v, std::size_t n) noexcept {
     v.size_ = n;
 }
 
+// Whether T is a gpu::vector.
 template <class T> struct is_vector : std::false_type {};
+// gpu::vector<T> is one.
 template <class T> struct is_vector<vector<T>> : std::true_type {};
 
 } // namespace gpu

@@ -129,6 +129,21 @@ public:
     throw_unsupported("events");
   }
   virtual void release_event(void *event) noexcept { (void)event; }
+  // Device times for PACXX_TRACE=timeline. enable_timing() is called once, when the
+  // device is selected and before any work, where a timeline is written (OpenCL makes its
+  // queues with profiling then). A timing marker records when the device reaches this
+  // point of `queue`; timing_ms(from, to) waits for `to` and gives the device's
+  // milliseconds between two markers. Null / negative where the backend has none.
+  virtual void enable_timing() {}
+  virtual void *timing_marker(void *queue) {
+    (void)queue;
+    return nullptr;
+  }
+  virtual double timing_ms(void *from, void *to) {
+    (void)from, (void)to;
+    return -1;
+  }
+  virtual void release_timing_marker(void *marker) noexcept { (void)marker; }
   // Page-locked host memory (cuMemAllocHost) that copies run asynchronously with;
   // OpenCL: ordinary host memory (SVM copies from it are asynchronous on PoCL).
   virtual void *allocate_host(std::size_t bytes) {

@@ -141,6 +141,7 @@ struct CUgraphExecUpdateResultInfo {
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
+constexpr unsigned CU_EVENT_DEFAULT = 0;  // with timing (timeline markers)
 constexpr unsigned CU_STREAM_DEFAULT = 0; // blocking: ordered with the legacy stream
 // The private stream that pacxx::capture's work is issued on under capture: ordered
 // with nothing else, so no other thread's legacy-stream work can join the capture.
@@ -198,6 +199,7 @@ struct api {
   CUresult (*cuEventQuery)(CUevent);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventDestroy_v2)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuMemAllocHost_v2)(void **, std::size_t);
   CUresult (*cuMemFreeHost)(void *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
@@ -343,6 +345,7 @@ const loaded_api &load_api() {
     sym(cu.cuEventQuery, "cuEventQuery");
     sym(cu.cuEventSynchronize, "cuEventSynchronize");
     sym(cu.cuEventDestroy_v2, "cuEventDestroy_v2", "cuEventDestroy");
+    sym(cu.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
     sym(cu.cuMemAllocHost_v2, "cuMemAllocHost_v2", "cuMemAllocHost");
     sym(cu.cuMemFreeHost, "cuMemFreeHost");
     sym(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx");
@@ -669,6 +672,31 @@ public:
     }
     if (ctx_->try_make_current())
       cu_.cuEventDestroy_v2(static_cast<CUevent>(event));
+  }
+  // Timing markers are events with timing on (record_event's have it off: cheaper).
+  void *timing_marker(void *queue) override {
+    ctx_->make_current();
+    CUevent e = nullptr;
+    check(cu_, cu_.cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+    if (CUresult r = cu_.cuEventRecord(e, stream(queue)); r != CUDA_SUCCESS) {
+      cu_.cuEventDestroy_v2(e);
+      check(cu_, r, "cuEventRecord");
+    }
+    return e;
+  }
+  double timing_ms(void *from, void *to) override {
+    ctx_->make_current();
+    // Markers of two streams: both must have completed.
+    check(cu_, cu_.cuEventSynchronize(static_cast<CUevent>(from)), "cuEventSynchronize");
+    check(cu_, cu_.cuEventSynchronize(static_cast<CUevent>(to)), "cuEventSynchronize");
+    float ms = 0;
+    check(cu_, cu_.cuEventElapsedTime(&ms, static_cast<CUevent>(from), static_cast<CUevent>(to)),
+          "cuEventElapsedTime");
+    return ms;
+  }
+  void release_timing_marker(void *marker) noexcept override {
+    if (marker && ctx_->try_make_current())
+      cu_.cuEventDestroy_v2(static_cast<CUevent>(marker));
   }
   void *allocate_host(std::size_t bytes) override {
     if (bytes == 0)

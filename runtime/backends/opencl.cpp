@@ -156,6 +156,7 @@ struct api {
   PACXX_CL_FN(clEnqueueBarrierWithWaitList)
   PACXX_CL_FN(clWaitForEvents)
   PACXX_CL_FN(clGetEventInfo)
+  PACXX_CL_FN(clGetEventProfilingInfo)
   PACXX_CL_FN(clReleaseEvent)
   PACXX_CL_FN(clFlush)
 #undef PACXX_CL_FN
@@ -222,6 +223,7 @@ const loaded_api &load_api() {
     PACXX_CL_SYM(clEnqueueBarrierWithWaitList)
     PACXX_CL_SYM(clWaitForEvents)
     PACXX_CL_SYM(clGetEventInfo)
+    PACXX_CL_SYM(clGetEventProfilingInfo)
     PACXX_CL_SYM(clReleaseEvent)
     PACXX_CL_SYM(clFlush)
 #undef PACXX_CL_SYM
@@ -269,6 +271,8 @@ struct state {
   cl_device_id dev;
   cl_context ctx = nullptr;
   cl_command_queue queue = nullptr;
+  // Queues are made with profiling (device times of a timeline): enable_timing().
+  bool profiling = false;
   // clSetKernelExecInfo(SVM_PTRS) needs every allocation a kernel may reach; a
   // closure can hold any of them, so each launch passes all of them.
   std::mutex live_mutex;
@@ -433,11 +437,47 @@ public:
 
   void *create_queue() override {
     cl_int e = CL_SUCCESS;
-    cl_command_queue q =
-        cl_.clCreateCommandQueueWithProperties(st_->ctx, st_->dev, nullptr, &e); // in order
+    const cl_queue_properties profiled[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue q = cl_.clCreateCommandQueueWithProperties(
+        st_->ctx, st_->dev, st_->profiling ? profiled : nullptr, &e); // in order
     check(e, "clCreateCommandQueueWithProperties", name_);
     return q;
   }
+  // Called before any work: the default queue is made again, with profiling.
+  void enable_timing() override {
+    if (st_->profiling)
+      return;
+    st_->profiling = true;
+    cl_command_queue q = cl_queue(create_queue());
+    cl_.clFinish(st_->queue);
+    cl_.clReleaseCommandQueue(st_->queue);
+    st_->queue = q;
+  }
+  // A marker's end (CL_PROFILING_COMMAND_END) on a profiling queue; an adopted queue
+  // without profiling has no times (null).
+  void *timing_marker(void *queue) override {
+    if (!st_->profiling)
+      return nullptr;
+    cl_command_queue_properties props = 0;
+    check(cl_.clGetCommandQueueInfo(q(queue), CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr),
+          "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)", name_);
+    if (!(props & CL_QUEUE_PROFILING_ENABLE))
+      return nullptr;
+    return record_event(queue);
+  }
+  double timing_ms(void *from, void *to) override {
+    wait_event(from); // markers of two queues: both must have completed
+    wait_event(to);
+    cl_ulong a = 0, b = 0;
+    check(cl_.clGetEventProfilingInfo(static_cast<cl_event>(from), CL_PROFILING_COMMAND_END,
+                                      sizeof a, &a, nullptr),
+          "clGetEventProfilingInfo", name_);
+    check(cl_.clGetEventProfilingInfo(static_cast<cl_event>(to), CL_PROFILING_COMMAND_END, sizeof b,
+                                      &b, nullptr),
+          "clGetEventProfilingInfo", name_);
+    return (static_cast<double>(b) - static_cast<double>(a)) * 1e-6;
+  }
+  void release_timing_marker(void *marker) noexcept override { release_event(marker); }
   void adopt_queue(void *native) override {
     if (!native)
       throw error("opencl: pacxx::queue::adopt: a null cl_command_queue");

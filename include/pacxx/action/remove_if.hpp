@@ -13,9 +13,13 @@
 namespace gpu {
 namespace action {
 
+// The action that removes the elements for which pred holds (made by
+// gpu::action::remove_if).
 template <class Pred> struct remove_if_action {
-  Pred pred;
+  Pred pred; // elements for which it holds are removed
 
+  // Removes v's elements for which a.pred holds, stably, and shrinks v (its memory kept).
+  // One compaction in place: the tile clear and one pass. pred must be trivially copyable.
   template <class T> friend vector<T> &operator|=(vector<T> &v, const remove_if_action &a) {
     static_assert(pacxx::is_device_copyable<Pred>::value,
                   "gpu::action::remove_if: the predicate must be trivially copyable (capture "
@@ -27,14 +31,18 @@ template <class Pred> struct remove_if_action {
     gpu::detail::truncate(v, kept);
     return v;
   }
+  // v |= a, returning the container.
   template <class T> friend vector<T> operator|(vector<T> &&v, const remove_if_action &a) {
     v |= a;
     return std::move(v);
   }
 };
 
+// The action that removes the elements for which pred holds: v |=
+// gpu::action::remove_if(pred).
 template <class Pred> remove_if_action<Pred> remove_if(Pred pred) { return {pred}; }
 
+// remove_if is an action (it composes with |).
 template <class Pred> struct is_action<remove_if_action<Pred>> : std::true_type {};
 
 } // namespace action

@@ -14,13 +14,16 @@
 namespace gpu {
 namespace action {
 
+// The action that sorts a gpu::vector by comp, stably (gpu::sort).
 template <class Comp> struct sort_action {
-  Comp comp;
+  Comp comp; // the order (a strict weak ordering)
 
+  // Sorts v in place by a.comp (gpu::sort(v, comp): its launches); returns v.
   template <class T> friend vector<T> &operator|=(vector<T> &v, const sort_action &a) {
     gpu::sort(v, a.comp);
     return v;
   }
+  // v |= a, returning the container.
   template <class T> friend vector<T> operator|(vector<T> &&v, const sort_action &a) {
     v |= a;
     return std::move(v);
@@ -30,12 +33,17 @@ template <class Comp> struct sort_action {
 // `sort` orders with std::less<>; `sort(comp)` with comp. Every gpu sort is stable, so
 // stable_sort is the same action.
 struct sort_fn : sort_action<std::less<>> {
+  // The sort action with comp: v |= gpu::action::sort(std::greater<>{}).
   template <class Comp> sort_action<Comp> operator()(Comp comp) const { return {comp}; }
 };
+// Sorts ascending (v |= gpu::action::sort), or by comp (gpu::action::sort(comp)).
 static constexpr sort_fn sort{};
+// The same action as gpu::action::sort: every gpu sort is stable.
 static constexpr sort_fn stable_sort{};
 
+// sort(comp) is an action (it composes with |).
 template <class Comp> struct is_action<sort_action<Comp>> : std::true_type {};
+// sort is an action (it composes with |).
 template <> struct is_action<sort_fn> : std::true_type {};
 
 } // namespace action

@@ -72,6 +72,11 @@ template <class Op, class In, class Out> struct difference_type_of {
 
 } // namespace detail
 
+// Writes out[0] = in[0] and out[i] = op(in[i], in[i - 1]) for 0 < i < size(in) (op: minus
+// by default). in is any device range, out a gpu::vector or writable view over one. One
+// launch out of place, two in place (out and in the same memory). An output with fewer than
+// size(in) elements, or contiguous views of in and out that overlap shifted, is a
+// pacxx::error. op must be trivially copyable.
 template <class In, class Out, class Op = std::minus<>>
 void adjacent_difference(In &&in, Out &&out, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::adjacent_difference", in);

@@ -24,6 +24,8 @@ template <class Rng, class Test> bool holds_somewhere(Rng &&rng, Test test) {
 }
 } // namespace detail
 
+// Whether pred holds for some element of rng (false for an empty range). One launch that
+// stops at the first element where pred holds; pred must be trivially copyable.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool any_of(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::any_of", rng);
@@ -32,6 +34,8 @@ bool any_of(Rng &&rng, Pred pred) {
   return detail::holds_somewhere(std::forward<Rng>(rng), pred);
 }
 
+// Whether pred holds for every element of rng (true for an empty range). One launch that
+// stops at the first element where pred fails.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool all_of(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::all_of", rng);
@@ -40,6 +44,8 @@ bool all_of(Rng &&rng, Pred pred) {
   return !detail::holds_somewhere(std::forward<Rng>(rng), detail::negate<Pred>{pred});
 }
 
+// Whether pred holds for no element of rng (true for an empty range). One launch that stops
+// at the first element where pred holds.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 bool none_of(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::none_of", rng);
@@ -54,11 +60,13 @@ auto any_of(Pred pred) {
   return detail::make_pipe(
       [pred](auto &&rng) { return gpu::any_of(std::forward<decltype(rng)>(rng), pred); });
 }
+// The pipe form rng | gpu::all_of(pred).
 template <class Pred, class = typename std::enable_if<!ranges::range<Pred>>::type>
 auto all_of(Pred pred) {
   return detail::make_pipe(
       [pred](auto &&rng) { return gpu::all_of(std::forward<decltype(rng)>(rng), pred); });
 }
+// The pipe form rng | gpu::none_of(pred).
 template <class Pred, class = typename std::enable_if<!ranges::range<Pred>>::type>
 auto none_of(Pred pred) {
   return detail::make_pipe(

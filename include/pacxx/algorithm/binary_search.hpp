@@ -105,6 +105,10 @@ struct is_device_copyable<gpu::detail::search_fn<S, Comp, Kind>>
 
 namespace gpu {
 
+// For each queries[i], out[i] = the first index j of sorted with !comp(sorted[j],
+// queries[i]) (size(sorted) if none), as std::lower_bound. sorted must be sorted by comp;
+// out an integer gpu::vector (or writable view) with at least size(queries) elements, else
+// pacxx::error. One launch.
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void lower_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::lower_bound", sorted);
@@ -112,6 +116,9 @@ void lower_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp
                                              std::forward<Queries>(queries), std::forward<Out>(out),
                                              comp);
 }
+// For each queries[i], out[i] = the first index j of sorted with comp(queries[i],
+// sorted[j]) (size(sorted) if none), as std::upper_bound. Same requirements and errors as
+// gpu::lower_bound; one launch.
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void upper_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::upper_bound", sorted);
@@ -119,6 +126,9 @@ void upper_bound(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp
                                              std::forward<Queries>(queries), std::forward<Out>(out),
                                              comp);
 }
+// For each queries[i], out[i] = whether sorted holds an element equivalent to it under
+// comp, as std::binary_search. out: a gpu::vector<bool> (or a writable view over one) with
+// at least size(queries) elements, else pacxx::error. One launch.
 template <class Sorted, class Queries, class Out, class Comp = std::less<>>
 void binary_search(Sorted &&sorted, Queries &&queries, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::binary_search", sorted);

@@ -44,6 +44,8 @@ auto copy(const Range &host) {
   return vector<detail::host_value_t<Range>>(host);
 }
 
+// Copies the gpu::vector dev to a new std::vector on the host; waits for the kernels that
+// write dev.
 template <class T> std::vector<T> copy(const vector<T> &dev) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::copy", dev);
   std::vector<T> host(dev.size());
@@ -100,6 +102,8 @@ template <class View> auto detail::materialize_any(View &&view, std::false_type)
   return out;
 }
 
+// Evaluates a device view on the device (one kernel; a filtered view is compacted in order)
+// and copies the result to a new std::vector on the host.
 template <class View,
           class = typename std::enable_if<ranges::view_<typename std::decay<View>::type>>::type>
 auto copy(View &&view) {

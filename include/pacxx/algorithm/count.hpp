@@ -66,6 +66,8 @@ template <class Rng, class Pred> std::size_t count_where(Rng &&rng, Pred pred) {
 }
 } // namespace detail
 
+// The number of elements of rng for which pred holds (std::count_if). One kernel over the
+// fused views, the block partials summed on the host; pred must be trivially copyable.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t count_if(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count_if", rng);
@@ -74,6 +76,8 @@ std::size_t count_if(Rng &&rng, Pred pred) {
   return detail::count_where(std::forward<Rng>(rng), pred);
 }
 
+// The number of elements of rng equal to value (std::count). One kernel, as count_if; value
+// must be trivially copyable.
 template <class Rng, class T, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t count(Rng &&rng, const T &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count", rng);

@@ -17,9 +17,13 @@
 
 namespace gpu {
 
+// The type of gpu::deterministic (an explicit default constructor, so {} does not convert
+// to it).
 struct deterministic_t {
   explicit constexpr deterministic_t() = default;
 };
+// The tag that selects an algorithm's deterministic variant: the same input gives the same
+// bits on every run (gpu::inclusive_scan(gpu::deterministic, in, out), ...).
 constexpr deterministic_t deterministic{};
 
 namespace detail {

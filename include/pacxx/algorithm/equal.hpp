@@ -24,6 +24,10 @@ template <class Pred> struct differ {
 };
 } // namespace detail
 
+// Whether r1 and r2 have the same size and pred(a, b) holds for every pair of elements at
+// the same position (std::equal with four iterators). An unbounded range (view::repeat)
+// is as long as the other. One launch that stops at the first difference; sizes that
+// differ return false without a launch. pred must be trivially copyable.
 template <class R1, class R2, class Pred = std::equal_to<>>
 bool equal(R1 &&r1, R2 &&r2, Pred pred = Pred{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::equal", r1);

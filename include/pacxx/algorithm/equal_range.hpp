@@ -31,6 +31,9 @@ template <class T, class Comp> struct equal_range_search {
 };
 } // namespace detail
 
+// The indices {lower, upper} of the elements of sorted equivalent to value under comp
+// (std::equal_range); {0, 0} for an empty range without a launch. sorted must be sorted by
+// comp; one launch does both binary searches. value and comp must be trivially copyable.
 template <class Rng, class T, class Comp = std::less<>>
 std::pair<std::size_t, std::size_t> equal_range(Rng &&sorted, const T &value, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::equal_range", sorted);

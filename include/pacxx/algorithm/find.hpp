@@ -15,6 +15,9 @@
 
 namespace gpu {
 
+// The index of the first element of rng for which pred holds, or size(rng) if none
+// (std::find_if with indices). One launch that stops early; pred must be trivially
+// copyable.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t find_if(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::find_if", rng);
@@ -24,6 +27,8 @@ std::size_t find_if(Rng &&rng, Pred pred) {
   return detail::find_first(in, pacxx::detail::device_size(in), pred);
 }
 
+// The index of the first element of rng equal to value, or size(rng) if none (std::find
+// with indices). One launch that stops early.
 template <class Rng, class T, class = typename std::enable_if<ranges::range<Rng>>::type>
 std::size_t find(Rng &&rng, const T &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::find", rng);

@@ -45,6 +45,9 @@ template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::true_type);
 template <class Rng, class F> void for_each_any(Rng &&rng, F f, std::false_type);
 } // namespace detail
 
+// Calls f(x) for every element x of rng in one kernel (a filtered pipeline: only the
+// elements that pass). f may write through the references the view gives (a zip's tuple of
+// references); it must be trivially copyable (values and device pointers).
 template <class Rng, class F> void for_each(Rng &&rng, F f) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::for_each", rng);
   static_assert(pacxx::is_device_copyable<F>::value,

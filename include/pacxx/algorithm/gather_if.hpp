@@ -28,6 +28,9 @@ template <class Pred> struct gather_if_body {
 };
 } // namespace detail
 
+// out[i] = src[map[i]] for every i of map with pred(stencil[i]) (default: stencil[i] as
+// bool); other elements of out are left alone. One kernel. An output with fewer than
+// size(map) elements is a pacxx::error; the indices in map are not checked.
 template <class M, class S, class Src, class Out, class Pred = detail::as_bool>
 void gather_if(M &&map, S &&stencil, Src &&src, Out &&out, Pred pred = Pred{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::gather_if", map);

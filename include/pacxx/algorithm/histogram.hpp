@@ -200,6 +200,10 @@ void histogram_with(const V &in, std::size_t n, std::size_t bins, const Map &map
 }
 } // namespace detail
 
+// The counts of rng's samples in `bins` bins of equal width over [lower, upper) (samples
+// outside it and NaN are not counted), as a new gpu::vector of `bins` counts. Two
+// launches (the fill that zeroes the counts and one pass). bins == 0, or more bins than
+// an unsigned holds, is a pacxx::error.
 template <class Rng, class T>
 gpu::vector<unsigned long long> histogram_even(Rng &&rng, std::size_t bins, T lower, T upper) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::histogram_even", rng);

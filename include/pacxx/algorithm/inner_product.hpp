@@ -38,6 +38,10 @@ template <class A, class B> auto zip_n(A a, B b, std::size_t n, std::true_type) 
 }
 } // namespace detail
 
+// init op1 op2(a0, b0) op1 op2(a1, b1) ... over r1's length (+ and * by default): one
+// fused kernel, the block partials folded on the host. r2 shorter than r1 is a
+// pacxx::error. op1 must be associative and commutative; both operations trivially
+// copyable.
 template <class R1, class R2, class T, class Op1 = std::plus<>, class Op2 = std::multiplies<>>
 T inner_product(R1 &&r1, R2 &&r2, T init, Op1 op1 = Op1{}, Op2 op2 = Op2{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::inner_product", r1);

@@ -23,6 +23,9 @@ template <class Pred> struct breaks_partition {
 };
 } // namespace detail
 
+// Whether every element of rng for which pred holds comes before every element for which it
+// does not (std::is_partitioned). One launch that stops at the first false element followed
+// by a true one.
 template <class Rng, class Pred> bool is_partitioned(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_partitioned", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,

@@ -33,6 +33,9 @@ template <class Comp> struct descends {
 };
 } // namespace detail
 
+// Whether no element of rng is less (comp) than the one before it (std::is_sorted); true
+// for fewer than two elements without a launch. One launch that stops at the first pair out
+// of order.
 template <class Rng, class Comp = std::less<>> bool is_sorted(Rng &&rng, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_sorted", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,

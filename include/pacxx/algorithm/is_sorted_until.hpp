@@ -13,6 +13,8 @@
 
 namespace gpu {
 
+// The index of the first element of rng that is less (comp) than the one before it, or
+// size(rng) (std::is_sorted_until). One launch that stops at the first pair out of order.
 template <class Rng, class Comp = std::less<>>
 std::size_t is_sorted_until(Rng &&rng, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::is_sorted_until", rng);

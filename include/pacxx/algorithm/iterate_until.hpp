@@ -39,6 +39,8 @@
 
 namespace gpu {
 
+// The limits of gpu::iterate_until: the most iterations allowed and how often done is
+// tested (set with the chained setters, read with the getters).
 class iterate_options {
   std::size_t max_ = 1000000;
   std::size_t every_ = 1;
@@ -54,7 +56,9 @@ public:
     every_ = k;
     return *this;
   }
+  // The most iterations allowed.
   std::size_t max_iterations() const { return max_; }
+  // done is tested after every check_every() iterations.
   std::size_t check_every() const { return every_; }
 };
 

@@ -18,6 +18,8 @@ namespace gpu {
 
 template <class Rng, class Comp = std::less<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
+// The index of the first largest element of rng under comp, or size(rng) if it is empty
+// (std::max_element with indices). One kernel, the block partials folded on the host.
 std::size_t max_element(Rng &&rng, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::max_element", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,

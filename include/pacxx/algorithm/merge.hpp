@@ -82,6 +82,9 @@ void merge_views(const VA &a, std::size_t na, const VB &b, std::size_t nb, const
 
 } // namespace detail
 
+// Merges a and b, both sorted by comp, into out, stably (on ties a's elements first), as
+// std::merge. Two launches (the merge-path partition and the merge). An output with fewer
+// than size(a) + size(b) elements is a pacxx::error; comp must be trivially copyable.
 template <class A, class B, class Out, class Comp = std::less<>>
 void merge(A &&a_in, B &&b_in, Out &&out_in, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::merge", a_in);

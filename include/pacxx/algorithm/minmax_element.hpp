@@ -19,6 +19,9 @@ namespace gpu {
 
 template <class Rng, class Comp = std::less<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
+// The indices {first smallest, last largest} of rng's elements under comp, or {size, size}
+// if it is empty (std::minmax_element with indices). One kernel, the block partials folded
+// on the host.
 std::pair<std::size_t, std::size_t> minmax_element(Rng &&rng, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::minmax_element", rng);
   static_assert(pacxx::is_device_copyable<Comp>::value,

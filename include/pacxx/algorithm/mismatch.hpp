@@ -16,6 +16,9 @@
 
 namespace gpu {
 
+// The index pair {i, i} of the first position where !pred(r1[i], r2[i]), or {k, k} with k
+// the shorter size if there is none (std::mismatch with indices). One launch that stops at
+// the first difference.
 template <class R1, class R2, class Pred = std::equal_to<>>
 std::pair<std::size_t, std::size_t> mismatch(R1 &&r1, R2 &&r2, Pred pred = Pred{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::mismatch", r1);

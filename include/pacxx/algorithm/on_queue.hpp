@@ -15,6 +15,9 @@
 #include "pacxx/pinned_vector.hpp"
 #include "pacxx/queue.hpp"
 
+// Declares gpu::name(q, args...): gpu::name(args...) inside a pacxx::queue_scope on q, so
+// every launch and copy of the call goes to q (the overloads below; not meant for users'
+// own functions).
 #define PACXX_ON_QUEUE(name)                                                                       \
   template <class... A>                                                                            \
   auto name(const pacxx::queue &q, A &&...a)->decltype(gpu::name(std::forward<A>(a)...)) {         \

@@ -1,6 +1,6 @@
 // gpu::pairwise_reduce(outer, inner, out, init, op, f): for every element i of outer,
-//   out[i] = init op f(outer[i], inner[0]) op f(outer[i], inner[1]) ... op f(outer[i], inner[m -
-//   1])
+//   out[i] = init op f(outer[i], inner[0]) op f(outer[i], inner[1]) ...
+//                 op f(outer[i], inner[m - 1])
 // folded left to right in that order (init alone where inner is empty): all pairs, as the
 // N-body accelerations (f the force of body j on body i, op +), MRI-Q, k-means distances.
 // outer and inner are any random-access device ranges (a gpu::vector, a zip of position
@@ -37,6 +37,11 @@
 
 namespace gpu {
 
+// For every element i of outer, out[i] = init op f(outer[i], inner[0]) op ... op
+// f(outer[i], inner[m - 1]), folded left to right (init alone for an empty inner), so op
+// need not be associative and the result is deterministic. One kernel that stages inner
+// through shared memory a tile at a time. An output with fewer than size(outer) elements is
+// a pacxx::error; op and f must be trivially copyable.
 template <class Outer, class Inner, class Out, class T, class Op, class F>
 void pairwise_reduce(Outer &&outer, Inner &&inner, Out &&out, T init, Op op, F f) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::pairwise_reduce", outer);

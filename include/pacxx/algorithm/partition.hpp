@@ -12,6 +12,9 @@
 
 namespace gpu {
 
+// Reorders v so that the elements for which pred holds come first and returns how many
+// there are. Stable (it is gpu::stable_partition: one pass in place, the false elements
+// through pooled scratch).
 template <class T, class Pred> std::size_t partition(vector<T> &v, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition", v);
   return gpu::stable_partition(v, pred);

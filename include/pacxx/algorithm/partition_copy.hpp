@@ -58,6 +58,10 @@ std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, Ou
 
 } // namespace detail
 
+// Copies the elements of in for which pred holds to out_true and the others to out_false,
+// each part in its input order; returns {number true, number false}. One pass plus the tile
+// clear (and a counting launch where an output is smaller than in). An output too small for
+// its part is a pacxx::error, and both outputs are then left unchanged.
 template <class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> partition_copy(In &&in, OutT &&out_true, OutF &&out_false,
                                                    Pred pred) {
@@ -66,6 +70,7 @@ std::pair<std::size_t, std::size_t> partition_copy(In &&in, OutT &&out_true, Out
                                 std::forward<OutT>(out_true), std::forward<OutF>(out_false), pred);
 }
 
+// The same call as gpu::partition_copy, which is already stable.
 template <class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> stable_partition_copy(In &&in, OutT &&out_true,
                                                           OutF &&out_false, Pred pred) {

@@ -19,6 +19,8 @@ template <class Pred> struct partition_point_search {
 };
 } // namespace detail
 
+// The index of the first element of rng (partitioned by pred) for which pred does not hold,
+// or size(rng) (std::partition_point). One launch, a binary search of log2(n) loads.
 template <class Rng, class Pred> std::size_t partition_point(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::partition_point", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value,

@@ -15,8 +15,9 @@ namespace policy {
 // `items` elements a block-width apart (coalesced, and several loads in flight), blocks
 // stride over tiles of block * items elements.
 struct elementwise {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 4;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 4;   // items a thread (a tile: block * items)
+  // Most blocks; they stride over the rest.
   static constexpr std::size_t max_blocks = std::size_t(1) << 20;
 };
 
@@ -26,11 +27,13 @@ struct elementwise {
 // elementwise's items). A warp covers 32 consecutive x: coalesced rows. Grids stride in
 // y and z beyond CUDA's 65535 blocks there.
 struct shaped {
-  static constexpr std::size_t x_items = 1; // elements of a row a thread takes (x)
-  static constexpr std::size_t block_x = 32;
-  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t x_items = 1;  // elements of a row a thread takes (x)
+  static constexpr std::size_t block_x = 32; // threads a block along x (a warp: 32 consecutive x)
+  static constexpr std::size_t block_y = 8;  // threads a block along y
+  // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 4;
-  static constexpr std::size_t max_blocks_x = std::size_t(1) << 20;
+  static constexpr std::size_t max_blocks_x = std::size_t(1) << 20; // most blocks along x
+  // Most blocks along y and z (CUDA's limit; grids stride beyond).
   static constexpr std::size_t max_blocks_yz = 65535;
 };
 // The same over a stencil: one row a thread. With four, the neighbourhoods' addresses and
@@ -42,8 +45,9 @@ struct shaped {
 // loop over x, was most of the 203 instructions a point that ncu counted with one
 // element a thread (the naive CUDA kernel: 67).
 struct shaped_stencil : shaped {
+  // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;
-  static constexpr std::size_t x_items = 8;
+  static constexpr std::size_t x_items = 8; // elements of its row a thread takes
 };
 
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
@@ -54,9 +58,9 @@ struct shaped_stencil : shaped {
 // 8 / 1024, 359 with 16 / 528, 356 with 8 / 660, 354 with 8 / 396, 352 with 8 / 528
 // (CUB's two kernels: 350); at 2^20 - 2^24 8 / 528 was as fast as any other.
 struct reduce {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 528;
+  static constexpr std::size_t block = 256;      // threads a block
+  static constexpr std::size_t items = 8;        // items a thread (a tile: block * items)
+  static constexpr std::size_t max_blocks = 528; // most blocks; they stride over the rest
 };
 
 // The index-carrying reductions (min_element, max_element, minmax_element): reduce's 8
@@ -77,9 +81,10 @@ struct reduce {
 // 360.3-360.4; the kernels' loops are the same but for a mask, and why it is slower
 // there is not known).
 struct arg_reduce {
-  static constexpr std::size_t block = 512;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 264;
+  static constexpr std::size_t block = 512;      // threads a block
+  static constexpr std::size_t items = 8;        // items a thread (a tile: block * items)
+  static constexpr std::size_t max_blocks = 264; // most blocks; they stride over the rest
+  // Elements up to which indices are 32-bit.
   static constexpr std::size_t index32_max = std::size_t(1) << 24;
 };
 
@@ -110,17 +115,18 @@ struct arg_reduce {
 // benchmarks/results/2026-11-25-h100-find/ab.md). The price: after a match, up to 3
 // more tiles per warp, at most 3 * 264 * 8192 elements, about 10 us.
 struct find {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 32;
-  static constexpr std::size_t max_blocks = 264;
-  static constexpr unsigned poll_every = 4;
+  static constexpr std::size_t block = 256;      // threads a block
+  static constexpr std::size_t items = 32;       // items a thread (a tile: block * items)
+  static constexpr std::size_t max_blocks = 264; // most blocks; they stride over the rest
+  static constexpr unsigned poll_every = 4; // tiles between a warp's reads of the published match
 };
 
 // Items per thread for values of type T under a policy sized for `Bytes`-byte values
 // with `Nominal` items: scaled by size so that a tile's shared memory stays about the
 // same, at least 1 and at most Nominal.
 template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
-  static constexpr std::size_t scaled = Nominal * Bytes / sizeof(T);
+  static constexpr std::size_t scaled = Nominal * Bytes / sizeof(T); // before the clamp
+  // The items: scaled, at least 1 and at most Nominal.
   static constexpr std::size_t value = scaled < 1 ? 1 : (scaled > Nominal ? Nominal : scaled);
 };
 
@@ -143,16 +149,22 @@ template <class T, std::size_t Nominal, std::size_t Bytes> struct scaled_items {
 // (pacxx::ordered_lookback_prefix), so that one round trip usually reaches an
 // inclusive prefix, and fold them one at a time. Not measured yet.
 struct scan {
-  static constexpr std::size_t block = 128;
-  static constexpr std::size_t items = 24;
+  static constexpr std::size_t block = 128; // threads a block
+  static constexpr std::size_t items = 24;  // items a thread (a tile: block * items)
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = 1600;
-  static constexpr unsigned ordered_windows = 4;
+  static constexpr unsigned ordered_windows = 4; // windows a deterministic look-back reads per poll
 };
+// The scan policy for values of type T: scan's, its items scaled so that the tile's shared
+// memory stays near 12 KiB; Ordered: the deterministic scan (gpu::deterministic).
 template <class T, bool Ordered = false> struct scan_for {
-  static constexpr std::size_t block = scan::block;
+  static constexpr std::size_t block = scan::block; // threads a block
+  // Items a thread, scaled by the value's size.
   static constexpr std::size_t items = scaled_items<T, scan::items, 4>::value;
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
-  static constexpr bool ordered = Ordered;
+  static constexpr bool ordered = Ordered; // whether the scan is the deterministic one
+  // Windows a deterministic look-back reads per poll.
   static constexpr unsigned ordered_windows = scan::ordered_windows;
 };
 
@@ -164,14 +176,20 @@ template <class T, bool Ordered = false> struct scan_for {
 // `items` shrinks with larger folds as scan_for's does, and with larger keys: the keys
 // pass through an exchange of their own (a second tile of shared memory) once each.
 struct reduce_by_key {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 8;   // items a thread (a tile: block * items)
 };
+// The reduce_by_key policy for folds of type R and keys of type K: items scaled by the
+// larger of the two.
 template <class R, class K = R> struct reduce_by_key_for {
-  static constexpr std::size_t block = reduce_by_key::block;
+  static constexpr std::size_t block = reduce_by_key::block; // threads a block
+  // Items scaled by the fold's size.
   static constexpr std::size_t by_fold = scaled_items<R, reduce_by_key::items, 8>::value;
+  // Items scaled by the key's size.
   static constexpr std::size_t by_key = scaled_items<K, reduce_by_key::items, 8>::value;
+  // Items a thread (a tile: block * items).
   static constexpr std::size_t items = by_fold < by_key ? by_fold : by_key;
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
 };
 
@@ -192,16 +210,20 @@ template <class R, class K = R> struct reduce_by_key_for {
 // 128 x 23 104 / 412 / 1639 (CUB: 49 / 183 / 727). Those loaded directly; 384 x 17
 // with the warp's loads transposed: 52 / 195 / 765.
 struct select {
-  static constexpr std::size_t block = 384;
-  static constexpr std::size_t items = 17;
+  static constexpr std::size_t block = 384; // threads a block
+  static constexpr std::size_t items = 17;  // items a thread (a tile: block * items)
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = 1600;
 };
 // Elements above 8 bytes take 256-thread tiles, so that the stage of a tile of larger
 // structures stays within a block's static shared memory as long as it did.
 template <class T> struct select_for {
-  static constexpr std::size_t block = sizeof(T) <= 8 ? select::block : 256;
+  static constexpr std::size_t block = sizeof(T) <= 8 ? select::block : 256; // threads a block
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
+  // select::items scaled by the element size.
   static constexpr std::size_t scaled = select::items * 4 / sizeof(T);
+  // Items a thread.
   static constexpr std::size_t items =
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
 };
@@ -257,13 +279,14 @@ template <class T> struct set_ops_for {
 // 16 and 256 is the geometric middle of the two measured ratios (1/256 and 1/16), not a
 // measurement.
 struct histogram {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 16;
-  static constexpr std::size_t max_blocks = 528;
-  static constexpr std::size_t shared_bins = 4096;
-  static constexpr std::size_t shared_min_blocks = 264;
+  static constexpr std::size_t block = 256;             // threads a block
+  static constexpr std::size_t items = 16;              // items a thread (a tile: block * items)
+  static constexpr std::size_t max_blocks = 528;        // most blocks; they stride over the rest
+  static constexpr std::size_t shared_bins = 4096;      // most bins counted in shared memory
+  static constexpr std::size_t shared_min_blocks = 264; // the fewest blocks a cut grid keeps
+  // Tiles a block counts at least where the grid is cut.
   static constexpr std::size_t shared_tiles_per_block = 2;
-  static constexpr std::size_t shared_cut_min_bins = 64;
+  static constexpr std::size_t shared_cut_min_bins = 64; // bins from which the grid is cut
 };
 
 // The onesweep radix sort (pacxx/agent/radix_sort.hpp). histogram: blocks stride over
@@ -280,9 +303,9 @@ struct histogram {
 // 479.9, 128 x 16 at 1584 (CUB's shape) 61.9 / 173.0 / 605.9; CUB's own kernel 44.4-44.8
 // / 123.4-123.7 / 457.1-457.6. The kernel also clears the first pass's look-back words.
 struct radix_histogram {
-  static constexpr std::size_t block = 512;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t max_blocks = 528;
+  static constexpr std::size_t block = 512;      // threads a block
+  static constexpr std::size_t items = 8;        // items a thread (a tile: block * items)
+  static constexpr std::size_t max_blocks = 528; // most blocks; they stride over the rest
 };
 // min_blocks: the blocks a multiprocessor should hold (pacxx::launch_bounds; 0: no
 // bound). Measured on the H100 (2026-11-24, 2^24 / 2^28 random keys): 32-bit keys
@@ -322,15 +345,15 @@ struct radix_histogram {
 // since. The 64-bit look-back words of n >= 2^30 fit 16 items too (radix_pass_shared
 // below).
 struct radix_sort {
-  static constexpr std::size_t keys_block = 256;
-  static constexpr std::size_t keys_items = 20;
+  static constexpr std::size_t keys_block = 256; // threads a block, keys alone
+  static constexpr std::size_t keys_items = 20;  // items a thread, keys alone
   // 4-byte keys alone: Thrust's block (CUB's sm_90 onesweep policy with 64-bit offsets),
   // 16 items rather than its 19: fewer registers spilled.
-  static constexpr std::size_t keys32_block = 384;
-  static constexpr std::size_t keys32_items = 16;
-  static constexpr unsigned keys32_min_blocks = 3;
-  static constexpr std::size_t pairs_block = 256;
-  static constexpr std::size_t pairs_items = 16;
+  static constexpr std::size_t keys32_block = 384; // threads a block, 4-byte keys alone
+  static constexpr std::size_t keys32_items = 16;  // items a thread, 4-byte keys alone
+  static constexpr unsigned keys32_min_blocks = 3; // launch bound, 4-byte keys alone
+  static constexpr std::size_t pairs_block = 256;  // threads a block, keys with values
+  static constexpr std::size_t pairs_items = 16;   // items a thread, keys with values
   // 4-byte keys with 4-byte values (the measured pairs; other sizes keep 256 threads
   // and no bound, as before the measurement). Measured again on 2026-11-26 (u32 pairs,
   // one process per shape, 2^26 / 2^27 / 2^28, us; ptxas sm_90 registers, spills):
@@ -342,9 +365,10 @@ struct radix_sort {
   // 5754-5768 / 11500-11513, 512 x 12 at 2 (64, none) 2462-2465 / 4906-4926 / 9845-9868
   // against 384 x 16 at 2 2382-2387 / 4771-4778 / 9584-9591
   // (benchmarks/results/2026-11-26-h100-pairs17/ab.md). 17: the fastest without spills.
+  // Threads a block, 4-byte keys with 4-byte values.
   static constexpr std::size_t pairs32_block = 384;
-  static constexpr std::size_t pairs32_items = 17;
-  static constexpr unsigned pairs32_min_blocks = 2;
+  static constexpr std::size_t pairs32_items = 17; // items a thread, 4-byte keys with 4-byte values
+  static constexpr unsigned pairs32_min_blocks = 2; // launch bound, 4-byte keys with 4-byte values
   // Larger values are not moved through the passes: the keys are sorted with their
   // indices, and the values gathered once after (pacxx/algorithm/radix_sort.hpp), so
   // that the stage of a pass stays within shared memory whatever the value's size.
@@ -368,14 +392,19 @@ template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes = 
 struct radix_sort_for {
   static_assert(ValueBytes <= radix_sort::max_value_bytes,
                 "radix_sort_for: larger values are sorted by index (radix_sort.hpp)");
-  static constexpr bool keys32 = KeyBytes == 4 && ValueBytes == 0;
+  static constexpr bool keys32 = KeyBytes == 4 && ValueBytes == 0; // 4-byte keys alone
+  // 4-byte keys with 4-byte values.
   static constexpr bool pairs32 = KeyBytes == 4 && ValueBytes == 4;
+  // Threads a block.
   static constexpr std::size_t block =
       keys32 ? radix_sort::keys32_block
              : (ValueBytes == 0 ? radix_sort::keys_block
                                 : (pairs32 ? radix_sort::pairs32_block : radix_sort::pairs_block));
+  // The larger of key and value, bytes.
   static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  // Bytes a staged item takes (at least 4).
   static constexpr std::size_t slot = bytes > 4 ? bytes : 4;
+  // The policy's items before scaling.
   static constexpr std::size_t nominal =
       keys32 ? radix_sort::keys32_items
              : (ValueBytes == 0 ? radix_sort::keys_items
@@ -384,13 +413,17 @@ struct radix_sort_for {
   // of at most 32 KiB, and the pass within the shared memory a kernel may declare.
   static constexpr std::size_t scaled =
       nominal * 4 / bytes > nominal ? nominal : nominal * 4 / bytes;
+  // Most items for a stage of 32 KiB.
   static constexpr std::size_t most = 32 * 1024 / (block * slot);
+  // Most items within the static shared-memory limit.
   static constexpr std::size_t fit =
       (radix_pass_shared_limit - radix_pass_shared(block, 0, slot, WordBytes)) / (block * slot);
-  static constexpr std::size_t bounded = scaled > most ? most : scaled;
+  static constexpr std::size_t bounded = scaled > most ? most : scaled; // scaled, at most `most`
+  // Items a thread (a tile: block * items).
   static constexpr std::size_t items = bounded < 1 ? 1 : (bounded > fit ? fit : bounded);
   static_assert(radix_pass_shared(block, items, slot, WordBytes) <= radix_pass_shared_limit,
                 "radix_sort_for: the pass's shared memory is over the static limit");
+  // Launch bound: blocks a multiprocessor should hold (0: none).
   static constexpr unsigned min_blocks =
       keys32 ? radix_sort::keys32_min_blocks : (pairs32 ? radix_sort::pairs32_min_blocks : 0);
 };
@@ -401,11 +434,13 @@ struct radix_sort_for {
 // halves of 2^24 / 2^28 u32, us, after the branch-free serial merge): 256 x 8 86 / 1017,
 // 256 x 11 86 / 1013, 256 x 15 90 / 1034, 512 x 11 90 / 1034.
 struct merge {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 8;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 8;   // items a thread (a tile: block * items)
 };
+// The merge policy for values of type T: merge's, its items scaled by the value's size.
 template <class T> struct merge_for {
-  static constexpr std::size_t block = merge::block;
+  static constexpr std::size_t block = merge::block; // threads a block
+  // Items a thread, scaled by the value's size.
   static constexpr std::size_t items = scaled_items<T, merge::items, 8>::value;
 };
 
@@ -453,26 +488,32 @@ template <class T> struct merge_for {
 // bytes for every type tried (12-byte items: 49.5 ms at 2^28, 1.5 % better than
 // unbounded; the other types were not measured).
 struct merge_sort {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t sort_block = 512;
-  static constexpr std::size_t items = 8;
-  static constexpr std::size_t items_8_bytes = 6;
-  static constexpr std::size_t items_16_bytes = 3;
-  static constexpr unsigned merge_min_blocks = 6;
+  static constexpr std::size_t block = 256;        // threads a block
+  static constexpr std::size_t sort_block = 512;   // threads of the block sort
+  static constexpr std::size_t items = 8;          // items a thread (a tile: block * items)
+  static constexpr std::size_t items_8_bytes = 6;  // items a thread, 8-byte elements
+  static constexpr std::size_t items_16_bytes = 3; // items a thread, 16-byte elements
+  static constexpr unsigned merge_min_blocks = 6;  // launch bound of the merge kernels
+  // Most 32-bit words a thread holds for that bound.
   static constexpr std::size_t merge_bound_words = 15;
 };
+// The merge sort policy for elements of type T: merge_sort's, with the items for T's size
+// and the merge kernels' launch bound where it applies.
 template <class T> struct merge_sort_for {
-  static constexpr std::size_t block = merge_sort::block;
+  static constexpr std::size_t block = merge_sort::block; // threads a block
+  // Items a thread for T's size.
   static constexpr std::size_t items = sizeof(T) == 8 ? merge_sort::items_8_bytes
                                        : sizeof(T) == 16
                                            ? merge_sort::items_16_bytes
                                            : scaled_items<T, merge_sort::items, 8>::value;
+  // Launch bound: blocks a multiprocessor should hold (0: none).
   static constexpr unsigned min_blocks =
       items * ((sizeof(T) + 3) / 4) <= merge_sort::merge_bound_words ? merge_sort::merge_min_blocks
                                                                      : 0;
   // The block sort's policy: the same items, sort_block threads (no launch bound).
   struct block_sort {
-    static constexpr std::size_t block = merge_sort::sort_block;
+    static constexpr std::size_t block = merge_sort::sort_block; // threads a block
+    // Items a thread (a tile: block * items).
     static constexpr std::size_t items = merge_sort_for::items;
   };
 };
@@ -483,20 +524,23 @@ template <class T> struct merge_sort_for {
 // block_y threads along the folded axis, the folded axis split into chunks of at least
 // min_chunk elements until there are min_blocks blocks (8 per multiprocessor of an H100).
 struct reduce_axis {
-  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block = 256; // threads a block
+  // Lengths from which a block, not a warp, folds an output.
   static constexpr std::size_t block_min_length = 2048;
-  static constexpr std::size_t block_x = 32;
-  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t block_x = 32; // threads a block along x (a warp: 32 consecutive x)
+  static constexpr std::size_t block_y = 8;  // threads a block along y
+  // Launch bound: blocks a multiprocessor should hold (0: none).
   static constexpr std::size_t min_blocks = 1056;
-  static constexpr std::size_t min_chunk = 64;
-  static constexpr std::size_t max_chunks = 65535;
+  static constexpr std::size_t min_chunk = 64;     // fewest elements of a chunk of the folded axis
+  static constexpr std::size_t max_chunks = 65535; // most chunks of the folded axis
 };
 
 // gpu::transpose: tiles of tile x tile elements through shared memory, blocks of tile x
 // block_y threads (each thread tile / block_y elements), as the CUDA samples' transpose.
 struct transpose {
-  static constexpr std::size_t tile = 32;
-  static constexpr std::size_t block_y = 8;
+  static constexpr std::size_t tile = 32;   // tile side, elements
+  static constexpr std::size_t block_y = 8; // threads a block along y
+  // Most blocks along y and z (CUDA's limit; grids stride beyond).
   static constexpr std::size_t max_blocks_yz = 65535;
 };
 
@@ -507,7 +551,8 @@ struct transpose {
 // 2553 (3357); the block path and small sizes are where it is behind
 // (benchmarks/results/2026-11-27-h200-segmented).
 struct segmented_reduce {
-  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block = 256; // threads a block
+  // Mean segment length from which a block takes a segment.
   static constexpr std::size_t block_min_mean = 2048;
 };
 
@@ -527,16 +572,37 @@ struct segmented_reduce {
 // unbounded and no spills; which is faster is for the GPU run to say.
 // Not measured yet (no GPU run of this code so far); tuning them is issue 36 item 3.
 struct gemm {
+  // The tile for large problems.
   struct large {
+    // The block's tile of C (block_m x block_n) and its step along k.
+    // @{
     static constexpr std::size_t block_m = 128, block_n = 128, block_k = 8;
+    // @}
+    // The micro-tile of C a thread holds (thread_m x thread_n).
+    // @{
     static constexpr std::size_t thread_m = 8, thread_n = 8;
+    // @}
+    // Launch bounds for float and for double (0: none).
+    // @{
     static constexpr unsigned min_blocks = 2, min_blocks_8_bytes = 0;
+    // @}
   };
+  // The tile for small problems.
   struct small {
+    // The block's tile of C (block_m x block_n) and its step along k.
+    // @{
     static constexpr std::size_t block_m = 64, block_n = 64, block_k = 8;
+    // @}
+    // The micro-tile of C a thread holds (thread_m x thread_n).
+    // @{
     static constexpr std::size_t thread_m = 4, thread_n = 4;
+    // @}
+    // Launch bounds for float and for double (0: none).
+    // @{
     static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 2;
+    // @}
   };
+  // Large tiles a problem needs for the large tile.
   static constexpr std::size_t large_min_tiles = 132;
 };
 
@@ -545,16 +611,16 @@ struct gemm {
 // lane with `items` loads in flight; a column-major (transposed) A a thread per row
 // (consecutive rows are consecutive addresses there). Not measured yet.
 struct gemv {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 4;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 4;   // items a thread (a tile: block * items)
 };
 
 // gpu::pairwise_reduce: blocks of `block` threads, a thread per outer element, inner
 // staged in tiles of `block` elements (the CUDA SDK N-body's 256); the fold over a full
 // tile unrolled `unroll` times. Not yet measured on a GPU (benchmarks/nbody.cpp).
 struct pairwise_reduce {
-  static constexpr std::size_t block = 256;
-  static constexpr unsigned unroll = 8;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr unsigned unroll = 8;     // unrolling of the fold over a full tile
 };
 
 // gpu::segmented_inclusive_scan / segmented_exclusive_scan: as segmented_reduce, a warp
@@ -562,7 +628,8 @@ struct pairwise_reduce {
 // `block_min_mean` elements per segment on average, a block of `block` threads per
 // segment (block_scan over `block` elements at a time) from there. Not yet measured.
 struct segmented_scan {
-  static constexpr std::size_t block = 256;
+  static constexpr std::size_t block = 256; // threads a block
+  // Mean segment length from which a block takes a segment.
   static constexpr std::size_t block_min_mean = 2048;
 };
 
@@ -573,12 +640,12 @@ struct segmented_scan {
 // longer ones (and those of tiles too large for the shared memory) globally (see
 // segmented_sort.hpp). Not yet measured.
 struct segmented_sort {
-  static constexpr std::size_t small_block = 32;
-  static constexpr std::size_t small_tile = 128;
-  static constexpr std::size_t medium_block = 128;
-  static constexpr std::size_t medium_tile = 512;
-  static constexpr std::size_t large_block = 256;
-  static constexpr std::size_t large_tile = 2048;
+  static constexpr std::size_t small_block = 32;   // threads a block for the small tile
+  static constexpr std::size_t small_tile = 128;   // longest segment of the small tile
+  static constexpr std::size_t medium_block = 128; // threads a block for the medium tile
+  static constexpr std::size_t medium_tile = 512;  // longest segment of the medium tile
+  static constexpr std::size_t large_block = 256;  // threads a block for the large tile
+  static constexpr std::size_t large_tile = 2048;  // longest segment of the large tile
   // CUDA's static shared memory of a block: tiles of keys, positions and values that
   // would take more are not used.
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
@@ -594,7 +661,11 @@ namespace tuning {
 
 /// gpu::reduce's candidates: block threads, items a thread, at most max_blocks blocks.
 template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks> struct reduce_point {
+  // The candidate's threads a block, items a thread and most blocks.
+  // @{
   static constexpr std::size_t block = Block, items = Items, max_blocks = MaxBlocks;
+  // @}
+  // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() {
     return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
   }
@@ -605,11 +676,15 @@ using reduce = tune::space<policy::reduce, reduce_point<256, 16, 32>, reduce_poi
 
 /// The scans' candidates: as scan_for<T, Ordered>, with other threads and items.
 template <class T, bool Ordered, std::size_t Block, std::size_t Items> struct scan_point {
-  static constexpr std::size_t block = Block;
+  static constexpr std::size_t block = Block; // threads a block
+  // Items a thread, scaled by the value's size.
   static constexpr std::size_t items = scaled_items<T, Items, 4>::value;
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = scan::lookback_delay_ns;
-  static constexpr bool ordered = Ordered;
+  static constexpr bool ordered = Ordered; // whether the scan is the deterministic one
+  // Windows a deterministic look-back reads per poll.
   static constexpr unsigned ordered_windows = scan::ordered_windows;
+  // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() { return tune::describe_values("block items", {Block, items}); }
 };
 /// The space of gpu::inclusive_scan and exclusive_scan.
@@ -623,18 +698,26 @@ using scan_space = tune::space<scan_for<T, Ordered>, scan_point<T, Ordered, 256,
 template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes, std::size_t Block,
           std::size_t Items>
 struct radix_point {
-  static constexpr std::size_t block = Block;
+  static constexpr std::size_t block = Block; // threads a block
+  // The larger of key and value, bytes.
   static constexpr std::size_t bytes = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  // Bytes a staged item takes (at least 4).
   static constexpr std::size_t slot = bytes > 4 ? bytes : 4;
+  // Items scaled down by the item bytes.
   static constexpr std::size_t scaled = Items * 4 / bytes > Items ? Items : Items * 4 / bytes;
+  // Most items for a stage of 32 KiB.
   static constexpr std::size_t most = 32 * 1024 / (block * slot);
+  // Most items within the static shared-memory limit.
   static constexpr std::size_t fit =
       (radix_pass_shared_limit - radix_pass_shared(block, 0, slot, WordBytes)) / (block * slot);
-  static constexpr std::size_t bounded = scaled > most ? most : scaled;
+  static constexpr std::size_t bounded = scaled > most ? most : scaled; // scaled, at most `most`
+  // Items a thread (a tile: block * items).
   static constexpr std::size_t items = bounded < 1 ? 1 : (bounded > fit ? fit : bounded);
   static_assert(radix_pass_shared(block, items, slot, WordBytes) <= radix_pass_shared_limit,
                 "radix_point: the pass's shared memory is over the static limit");
+  // Launch bound: blocks a multiprocessor should hold (0: none).
   static constexpr unsigned min_blocks = 0;
+  // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() { return tune::describe_values("block items", {Block, items}); }
 };
 /// The space of the radix sorts' digit passes.
@@ -647,8 +730,13 @@ using radix_space = tune::space<radix_sort_for<KeyBytes, ValueBytes, WordBytes>,
 /// gpu::histogram_even's candidates: histogram's, with other threads, items and grid.
 template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks>
 struct histogram_point : policy::histogram {
+  // The candidate's threads a block, items a thread and most blocks.
+  // @{
   static constexpr std::size_t block = Block, items = Items, max_blocks = MaxBlocks;
+  // @}
+  // The fewest blocks a cut grid keeps.
   static constexpr std::size_t shared_min_blocks = MaxBlocks / 2;
+  // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() {
     return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
   }
@@ -661,13 +749,25 @@ using histogram = tune::space<policy::histogram, histogram_point<256, 8, 64>,
 /// thread_m x thread_n results a thread), instead of gemm's large and small.
 template <std::size_t BM, std::size_t BN, std::size_t BK, std::size_t TM, std::size_t TN>
 struct gemm_point {
+  // The candidate's tile.
   struct large {
+    // The block's tile of C (block_m x block_n) and its step along k.
+    // @{
     static constexpr std::size_t block_m = BM, block_n = BN, block_k = BK;
+    // @}
+    // The micro-tile of C a thread holds (thread_m x thread_n).
+    // @{
     static constexpr std::size_t thread_m = TM, thread_n = TN;
+    // @}
+    // Launch bounds for float and for double (0: none).
+    // @{
     static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 0;
+    // @}
   };
-  using small = large;
+  using small = large; // the same tile for small problems
+  // Large tiles a problem needs for the large tile.
   static constexpr std::size_t large_min_tiles = 0;
+  // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() {
     return tune::describe_values("block_m block_n block_k thread_m thread_n", {BM, BN, BK, TM, TN});
   }

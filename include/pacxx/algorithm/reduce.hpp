@@ -178,6 +178,10 @@ template <class T, class Rng, class Op> T reduce_any(Rng &&rng, T init, Op op, s
 
 } // namespace detail
 
+// init op the fold of rng's elements with op (std::plus<> by default), which must be
+// associative and commutative; the accumulator has init's type. One kernel over the fused
+// views (a filtered pipeline folds only the elements that pass), the block partials folded
+// on the host. op and T must be trivially copyable.
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 T reduce(Rng &&rng, T init, Op op = Op{}) {

@@ -53,6 +53,9 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, Op op, Transform tran
     const partials_on_device<T> p = launch_partials<T>(in, n, transform, op, op);
     const std::size_t blocks = p.blocks;
     auto host = std::make_shared<pinned_buffer<T>>(blocks);
+    // In pacxx::capture the copy is the graph's, into pinned memory the graph holds too;
+    // get() folds what the graph's latest launch copied.
+    pacxx::detail::capture_hold(host);
     pacxx::detail::copy_to_host_async(host->data(), p.data, blocks * sizeof(T));
     return pacxx::future<T>(pacxx::record(), [host, blocks, init, op]() {
       // gpu::reduce's fold of the partials: the same result, bit for bit.
@@ -85,6 +88,9 @@ void finish_on_device(const T *partials, std::size_t m, T init, Op op, T *out) {
 
 } // namespace detail
 
+// gpu::reduce without waiting: the kernel, an asynchronous copy of its partials to pinned
+// host memory and an event on this thread's current queue; the future's get() waits and
+// folds the partials (the same result as gpu::reduce, bit for bit). Errors reach get().
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<T> reduce_async(Rng &&rng, T init, Op op = Op{}) {
@@ -97,6 +103,7 @@ pacxx::future<T> reduce_async(Rng &&rng, T init, Op op = Op{}) {
   return detail::transform_reduce_async(std::forward<Rng>(rng), init, op, detail::element{});
 }
 
+// gpu::transform_reduce without waiting, as gpu::reduce_async.
 template <class Rng, class T, class ReduceOp, class TransformOp,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<T> transform_reduce_async(Rng &&rng, T init, ReduceOp reduce_op,
@@ -111,6 +118,7 @@ pacxx::future<T> transform_reduce_async(Rng &&rng, T init, ReduceOp reduce_op,
                                         detail::ignore_index<TransformOp>{transform_op});
 }
 
+// gpu::count_if without waiting, as gpu::reduce_async.
 template <class Rng, class Pred, class = typename std::enable_if<ranges::range<Rng>>::type>
 pacxx::future<std::size_t> count_if_async(Rng &&rng, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::count_if_async", rng);
@@ -138,6 +146,9 @@ void reduce_to(Rng &&rng, T *out, T init, Op op = Op{}) {
       detail::launch_partials<T>(in, n, detail::element{}, op, op);
   detail::finish_on_device(p.data, p.blocks, init, op, out);
 }
+// *out = init op (the fold of rng) on the device, out an iterator of a gpu::vector
+// (v.begin() + i): the reduction kernel and a one-block kernel that folds the partials, in
+// queue order, with no host round trip.
 template <class Rng, class T, class Op = std::plus<>,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 void reduce_to(Rng &&rng, detail::vector_iterator<T> out, T init, Op op = Op{}) {

@@ -1,8 +1,10 @@
 // Folds along an axis of a shaped range (an md view, indices, a stencil):
-//   gpu::reduce_rows(a, out, init[, op])     out[y + h * z] = init op a(0, y, z) op ... op a(w - 1,
-//   y, z) gpu::reduce_columns(a, out, init[, op])  out[x + w * z] = the fold of a(x, 0, z) ... a(x,
-//   h - 1, z) gpu::reduce_axis(a, axis, out, init[, op])  any axis (0: x, 1: y, 2: z; the kept axes
-//                                               index out in row-major order, x fastest)
+//   gpu::reduce_rows(a, out, init[, op])
+//       out[y + h * z] = init op a(0, y, z) op ... op a(w - 1, y, z)
+//   gpu::reduce_columns(a, out, init[, op])
+//       out[x + w * z] = the fold of a(x, 0, z) ... a(x, h - 1, z)
+//   gpu::reduce_axis(a, axis, out, init[, op])
+//       any axis (0: x, 1: y, 2: z; the kept axes index out in row-major order, x fastest)
 // (Accelerate's fold over the innermost dimension, numpy's sum(axis=)). op must be
 // associative and commutative (default std::plus<>); views are fused on the input (an md
 // view over a transform view) and on the output (any writable view with room for the
@@ -278,18 +280,26 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
 
 } // namespace detail
 
+// Folds the shaped range in (an md view, indices, a stencil) along axis 0 (x), 1 (y) or 2
+// (z): one result init op ... for each place on the other axes, written to out in row-major
+// order (x fastest). One kernel, deterministic; op associative and commutative. An axis not
+// below the view's rank, or an output with fewer elements than results, is a pacxx::error.
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_axis(In &&in, unsigned axis, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_axis", in);
   detail::reduce_axis_of("gpu::reduce_axis", std::forward<In>(in), axis, std::forward<Out>(out),
                          init, op);
 }
+// gpu::reduce_axis along axis 0: out[y + h * z] = init op a(0, y, z) op ... op a(w - 1, y,
+// z).
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_rows(In &&in, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_rows", in);
   detail::reduce_axis_of("gpu::reduce_rows", std::forward<In>(in), 0u, std::forward<Out>(out), init,
                          op);
 }
+// gpu::reduce_axis along axis 1: out[x + w * z] = init op a(x, 0, z) op ... op a(x, h - 1,
+// z).
 template <class In, class Out, class T, class Op = std::plus<>>
 void reduce_columns(In &&in, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::reduce_columns", in);

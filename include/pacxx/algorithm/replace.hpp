@@ -23,6 +23,8 @@ template <class T> struct equals {
 };
 } // namespace detail
 
+// Sets every element of rng for which pred holds to value, in place (std::replace_if); rng
+// a gpu::vector or writable view. One gpu::for_each launch.
 template <class Rng, class Pred, class T> void replace_if(Rng &&rng, Pred pred, const T &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_if", rng);
   static_assert(pacxx::is_device_copyable<Pred>::value && pacxx::is_device_copyable<T>::value,
@@ -30,6 +32,8 @@ template <class Rng, class Pred, class T> void replace_if(Rng &&rng, Pred pred, 
   gpu::for_each(std::forward<Rng>(rng), detail::replace_where<Pred, T>{pred, value});
 }
 
+// Sets every element of rng equal to old_value to value, in place (std::replace). One
+// launch.
 template <class Rng, class T, class U> void replace(Rng &&rng, const T &old_value, const U &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace", rng);
   gpu::replace_if(std::forward<Rng>(rng), detail::equals<T>{old_value}, value);

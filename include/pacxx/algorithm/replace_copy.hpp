@@ -23,6 +23,8 @@ template <class Pred, class T> struct replaced {
 };
 } // namespace detail
 
+// out[i] = value where pred(in[i]), else in[i] (std::replace_copy_if). One gpu::transform
+// launch; an output with fewer than size(in) elements is a pacxx::error.
 template <class In, class Out, class Pred, class T>
 void replace_copy_if(In &&in, Out &&out, Pred pred, const T &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_copy_if", in);
@@ -32,6 +34,8 @@ void replace_copy_if(In &&in, Out &&out, Pred pred, const T &value) {
                  detail::replaced<Pred, T>{pred, value});
 }
 
+// out[i] = value where in[i] == old_value, else in[i] (std::replace_copy). One launch, as
+// replace_copy_if.
 template <class In, class Out, class T, class U>
 void replace_copy(In &&in, Out &&out, const T &old_value, const U &value) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::replace_copy", in);

@@ -38,6 +38,10 @@
 
 namespace gpu {
 
+// For every run r of consecutive elements of in equal under eq, its first element to
+// out_unique[r] and its length to out_counts[r]; returns the number of runs. One pass plus
+// the tile clear (and a counting launch where an output is smaller than in); outputs with
+// fewer elements than runs are a pacxx::error that leaves them unchanged.
 template <class In, class OU, class OC, class Eq = std::equal_to<>>
 std::size_t run_length_encode(In &&in, OU &&out_unique, OC &&out_counts, Eq eq = Eq{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::run_length_encode", in);
@@ -76,6 +80,9 @@ template <class O, class L> struct as_extent {
 };
 } // namespace detail
 
+// The offset and length of every run longer than one, in order, to out_offsets and
+// out_lengths; returns how many. Four launches (two compactions, each with its tile clear).
+// More than 2^32 - 1 elements, or outputs smaller than the runs, are a pacxx::error.
 template <class In, class OO, class OL, class Eq = std::equal_to<>>
 std::size_t run_length_encode_non_trivial(In &&in, OO &&out_offsets, OL &&out_lengths,
                                           Eq eq = Eq{}) {

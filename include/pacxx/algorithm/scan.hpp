@@ -124,6 +124,7 @@ void inclusive_scan(deterministic_t, In &&in, Out &&out, Op op = Op{}) {
   detail::scan<T, false, true>("gpu::inclusive_scan", std::forward<In>(in), std::forward<Out>(out),
                                T{}, op);
 }
+// The exclusive scan, deterministic: the same bits on every run.
 template <class In, class Out, class T, class Op = std::plus<>>
 void exclusive_scan(deterministic_t, In &&in, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::exclusive_scan", in);

@@ -164,6 +164,7 @@ void inclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, Eq eq
   detail::scan_by_key<T, false, true>("gpu::inclusive_scan_by_key", std::forward<K>(keys),
                                       std::forward<V>(values), std::forward<O>(out), T{}, eq, op);
 }
+// The exclusive scan by key, deterministic: the same bits on every run.
 template <class K, class V, class O, class T, class Eq = std::equal_to<>, class Op = std::plus<>>
 void exclusive_scan_by_key(deterministic_t, K &&keys, V &&values, O &&out, T init, Eq eq = Eq{},
                            Op op = Op{}) {

@@ -41,6 +41,10 @@ inline void check_map_stencil(const char *name, std::size_t n, std::size_t map,
 
 } // namespace detail
 
+// out[map[i]] = values[i] for every i of values with pred(stencil[i]) (default: stencil[i]
+// as bool), as Thrust's scatter_if. One kernel. A map or stencil shorter than values is a
+// pacxx::error; the indices are not checked, and with repeated indices one of the values is
+// left, unspecified which.
 template <class V, class M, class S, class Out, class Pred = detail::as_bool>
 void scatter_if(V &&values, M &&map, S &&stencil, Out &&out, Pred pred = Pred{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_if", values);

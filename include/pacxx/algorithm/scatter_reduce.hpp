@@ -26,8 +26,9 @@
 //   + depends on the order in which the atomics land: its last bits may change from run
 //   to run. Integer +, and min / max of any type, are exact and deterministic either way.
 //   Only op and value types with a device atomic compile: std::plus, gpu::minimum or
-//   gpu::maximum over int, unsigned, long, long long (signed and unsigned) or float, and
-//   an out whose elements are those objects in memory (not a transform_output).
+//   gpu::maximum over int, unsigned, long, long long (signed and unsigned), float or
+//   double, and an out whose elements are those objects in memory (not a
+//   transform_output).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -60,20 +61,28 @@ namespace gpu {
 struct atomic_t {
   explicit constexpr atomic_t() = default;
 };
+// The tag that selects gpu::scatter_reduce's path through device atomics.
 constexpr atomic_t atomic{};
 
 // The lesser / greater of two values (CUDA's cuda::minimum, cuda::maximum), for the
 // reductions whose op has to be recognised (the atomic scatter).
 template <class T = void> struct minimum {
+  // The lesser of a and b (a if neither is less).
   T operator()(const T &a, const T &b) const { return b < a ? b : a; }
 };
+// gpu::minimum<> for any argument type.
 template <> struct minimum<void> {
+  // The lesser of a and b (a if neither is less).
   template <class T> T operator()(const T &a, const T &b) const { return b < a ? b : a; }
 };
+// The greater of two values (CUDA's cuda::maximum).
 template <class T = void> struct maximum {
+  // The greater of a and b (a if neither is greater).
   T operator()(const T &a, const T &b) const { return a < b ? b : a; }
 };
+// gpu::maximum<> for any argument type.
 template <> struct maximum<void> {
+  // The greater of a and b (a if neither is greater).
   template <class T> T operator()(const T &a, const T &b) const { return a < b ? b : a; }
 };
 
@@ -203,6 +212,11 @@ void fold_targets(const KV &keys, const VV &vals, const R &out, std::size_t n, s
 
 } // namespace detail
 
+// out[map[i]] = op(out[map[i]], values[i]) for every i of values, deterministically (the
+// same bits on every run): check and copy, a stable radix sort by target, a fold per
+// target. A map shorter than values, or an entry outside out (checked before out is
+// touched), is a pacxx::error; at most 2^32 - 1 output elements. op associative and
+// commutative.
 template <class Values, class Map, class Out, class Op>
 void scatter_reduce(Values &&values, Map &&map, Out &&out, Op op) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_reduce", values);
@@ -240,6 +254,10 @@ void scatter_reduce(Values &&values, Map &&map, Out &&out, Op op) {
     detail::fold_targets<false, T>(kv, pacxx::detail::device_view(vals), dst, n, m, op);
 }
 
+// The same through device atomics: one check launch, then one atomic per value. Faster, but
+// a float sum's last bits may change from run to run. Compiles only for the ops and types
+// with a device atomic (std::plus, gpu::minimum, gpu::maximum); same errors as the
+// deterministic form.
 template <class Values, class Map, class Out, class Op>
 void scatter_reduce(atomic_t, Values &&values, Map &&map, Out &&out, Op) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::scatter_reduce", values);

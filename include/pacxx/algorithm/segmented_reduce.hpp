@@ -170,6 +170,12 @@ void reduce_segments_by_block(const V &values, const O &offsets, const R &out, s
 
 } // namespace detail
 
+// For each segment s of the CSR offsets (segments + 1 non-decreasing offsets into values),
+// out[s] = init op values[offsets[s]] op ... op values[offsets[s + 1] - 1] (init alone for
+// an empty segment). Two launches: the offsets' check and one reduction kernel (a warp or a
+// block per segment, by the mean length). A bad offset (decreasing, negative, past the end
+// of values) or an output with fewer than `segments` elements is a pacxx::error, out
+// unchanged. op associative and commutative.
 template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
 void segmented_reduce(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_reduce", values);

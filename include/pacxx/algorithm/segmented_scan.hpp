@@ -170,6 +170,10 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
 
 } // namespace detail
 
+// out[i] = values[offsets[s]] op ... op values[i] for offsets[s] <= i < offsets[s + 1]: an
+// inclusive scan restarting at every CSR segment; elements outside every segment are not
+// written. Two launches (the offsets' check and one scan kernel). A bad offset, or an
+// output with fewer than size(values) elements, is a pacxx::error. op associative.
 template <class Values, class Offsets, class Out, class Op = std::plus<>>
 void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_inclusive_scan", values);
@@ -178,6 +182,9 @@ void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op 
                                    std::forward<Offsets>(offsets), std::forward<Out>(out), T(), op);
 }
 
+// out[i] = init op values[offsets[s]] op ... op values[i - 1] for offsets[s] <= i <
+// offsets[s + 1]: the exclusive form of gpu::segmented_inclusive_scan, with the same
+// launches and errors.
 template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
 void segmented_exclusive_scan(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_exclusive_scan", values);

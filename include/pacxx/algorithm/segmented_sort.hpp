@@ -376,6 +376,11 @@ std::size_t checked_sort_segments(const char *name, const KV &keys, const O &off
 
 } // namespace detail
 
+// Sorts each CSR segment of keys (a gpu::vector or writable view) in place by comp, stably;
+// elements outside every segment do not move. Launches: the offsets' check, one for the
+// longest segment, then a block per segment in shared memory, or for segments longer than
+// the largest tile radix sorts (radix keys with std::less / std::greater) or a merge sort
+// (any other comparator). A bad offset is a pacxx::error, keys unchanged.
 template <class Keys, class Offsets, class Comp = std::less<>>
 void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_sort", keys);
@@ -389,6 +394,8 @@ void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
   detail::segmented_sort<K, K, false>(kv, kv, off, segments, pacxx::detail::device_size(kv), comp);
 }
 
+// gpu::segmented_sort with the values following their keys. Values shorter than keys, or a
+// bad offset, is a pacxx::error, keys and values unchanged.
 template <class Keys, class Values, class Offsets, class Comp = std::less<>>
 void segmented_sort_by_key(Keys &&keys, Values &&values, Offsets &&offsets, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_sort_by_key", keys);

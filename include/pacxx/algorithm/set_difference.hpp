@@ -22,6 +22,10 @@
 
 namespace gpu {
 
+// The elements of a (sorted by comp) that b (sorted by comp) does not hold, in order, into
+// out, with std::set_difference's multiset semantics; returns the number written. One
+// compaction of a and the tile clear (and a counting launch where out is smaller than a).
+// An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_difference", a);
@@ -29,6 +33,9 @@ std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
       "gpu::set_difference", std::forward<A>(a), std::forward<B>(b), std::forward<Out>(out), comp);
 }
 
+// gpu::set_difference over the keys, each selected key of a written with its value from
+// values_a (Thrust's signature; values_b is not read). Returns the number written; same
+// launches and errors.
 template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
 std::size_t set_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&, OK &&out_keys,
                                   OV &&out_values, Comp comp = Comp{}) {

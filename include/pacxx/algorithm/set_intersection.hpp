@@ -21,6 +21,10 @@
 
 namespace gpu {
 
+// The elements of a (sorted by comp) that b (sorted by comp) also holds, in order, into
+// out, with std::set_intersection's multiset semantics; returns the number written. One
+// compaction of a and the tile clear (and a counting launch where out is smaller than a).
+// An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_intersection(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_intersection", a);
@@ -29,6 +33,8 @@ std::size_t set_intersection(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
                                                             std::forward<Out>(out), comp);
 }
 
+// gpu::set_intersection over the keys, each selected key of a written with its value from
+// values_a (b has no values). Returns the number written; same launches and errors.
 template <class KA, class KB, class VA, class OK, class OV, class Comp = std::less<>>
 std::size_t set_intersection_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, OK &&out_keys,
                                     OV &&out_values, Comp comp = Comp{}) {

@@ -21,6 +21,10 @@
 
 namespace gpu {
 
+// The elements of a not in b and of b not in a (both sorted by comp), sorted, into out,
+// with std::set_symmetric_difference's multiset semantics; returns the number written. Six
+// launches (each side's surplus compacted, then merged). An output too small is a
+// pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_symmetric_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_symmetric_difference", a);
@@ -29,6 +33,8 @@ std::size_t set_symmetric_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}
                                                          std::forward<Out>(out), comp);
 }
 
+// gpu::set_symmetric_difference over the keys, each selected key written with its value
+// (from values_a or values_b). Returns the number written; same launches and errors.
 template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
 std::size_t set_symmetric_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&values_b,
                                             OK &&out_keys, OV &&out_values, Comp comp = Comp{}) {

@@ -20,6 +20,9 @@
 
 namespace gpu {
 
+// The sorted union of a and b (both sorted by comp) into out, with std::set_union's
+// multiset semantics; returns the number written. Four launches (b's surplus compacted,
+// then merged with a). An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_union", a);
@@ -27,6 +30,8 @@ std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
       "gpu::set_union", std::forward<A>(a), std::forward<B>(b), std::forward<Out>(out), comp);
 }
 
+// gpu::set_union over the keys, each selected key written with its value (from values_a or
+// values_b). Returns the number written; same launches and errors.
 template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp = std::less<>>
 std::size_t set_union_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&values_b, OK &&out_keys,
                              OV &&out_values, Comp comp = Comp{}) {

@@ -300,6 +300,10 @@ template <class K, class V> void check_values(const char *name, vector<K> &keys,
 
 } // namespace detail
 
+// Sorts v in place by comp, stably. Integer, float and double keys with std::less /
+// std::greater are radix sorted (2 + ceil(bits / 8) launches); any other strict weak
+// ordering is merge sorted (1 + 2 * ceil(log2(tiles)) launches). comp must be trivially
+// copyable.
 template <class K, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort(vector<K> &v, Comp comp) {
@@ -318,7 +322,11 @@ void sort(vector<K> &v, Comp comp, Proj proj) {
                 "gpu::sort: the projection must be trivially copyable (capture values only)");
   sort(v, detail::projected<Comp, Proj>{comp, proj});
 }
+// Sorts v ascending (std::less<>), stably.
 template <class K> void sort(vector<K> &v) { sort(v, std::less<>{}); }
+// Sorts v ascending by bits [begin_bit, end_bit) of the keys' radix order (CUB's bit range;
+// equal keys under those bits keep their order). A range outside [0, bits of K] or with
+// begin_bit > end_bit is a pacxx::error.
 template <class K> void sort(vector<K> &v, int begin_bit, int end_bit) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort", v);
   detail::sort_pairs<K, detail::no_values>("gpu::sort", v.data(), nullptr, v.size(), begin_bit,
@@ -336,26 +344,36 @@ void sort(View &&v, Comp comp) {
                 "gpu::sort: the comparison must be trivially copyable (capture values only)");
   detail::sort_view(std::forward<View>(v), comp);
 }
+// Sorts a writable view over gpu::vectors ascending (std::less<>), stably, as sort(view,
+// comp).
 template <class View, class = detail::if_values_view<View>> void sort(View &&v) {
   detail::sort_view(std::forward<View>(v), std::less<>{});
 }
+// gpu::sort(view, comp): every sort here is stable.
 template <class View, class Comp, class = detail::if_values_view<View>,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void stable_sort(View &&v, Comp comp) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_sort", v);
   sort(std::forward<View>(v), comp);
 }
+// gpu::sort(view): every sort here is stable.
 template <class View, class = detail::if_values_view<View>> void stable_sort(View &&v) {
   sort(std::forward<View>(v));
 }
 
+// gpu::sort(v, comp): every sort here is stable.
 template <class K, class Comp> void stable_sort(vector<K> &v, Comp comp) { sort(v, comp); }
+// gpu::sort(v, comp, proj): every sort here is stable.
 template <class K, class Comp, class Proj> void stable_sort(vector<K> &v, Comp comp, Proj proj) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::stable_sort", v);
   sort(v, comp, proj);
 }
+// gpu::sort(v): every sort here is stable.
 template <class K> void stable_sort(vector<K> &v) { sort(v, std::less<>{}); }
 
+// Sorts keys in place by comp, stably, and moves each value with its key (radix or merge
+// sort as gpu::sort; the merge sort packs and unpacks pairs, two launches more). Values
+// shorter than keys are a pacxx::error.
 template <class K, class V, class Comp,
           class = typename std::enable_if<!std::is_integral<Comp>::value>::type>
 void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
@@ -368,6 +386,7 @@ void sort_by_key(vector<K> &keys, vector<V> &values, Comp comp) {
   detail::sort_pairs(name, keys.data(), values.data(), keys.size(), 0, int(sizeof(K) * 8), comp,
                      detail::radix_order_t<Comp, K>{});
 }
+// sort_by_key(keys, values, std::less<>{}): ascending.
 template <class K, class V> void sort_by_key(vector<K> &keys, vector<V> &values) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   sort_by_key(keys, values, std::less<>{});
@@ -383,6 +402,8 @@ void sort_by_key(vector<K> &keys, View &&values, Comp comp) {
       "gpu::sort_by_key: the comparison must be trivially copyable (capture values only)");
   detail::sort_by_key_view("gpu::sort_by_key", keys, std::forward<View>(values), comp);
 }
+// sort_by_key(keys, view, std::less<>{}): ascending, the parts of the view's tuples
+// following their keys.
 template <class K, class View, class = detail::if_values_view<View>>
 void sort_by_key(vector<K> &keys, View &&values) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
@@ -400,12 +421,15 @@ void sort_by_key(KeysView &&keys, Values &&values, Comp comp) {
   detail::sort_view_by_key("gpu::sort_by_key", std::forward<KeysView>(keys),
                            std::forward<Values>(values), comp);
 }
+// sort_by_key(keys view, values, std::less<>{}): ascending.
 template <class KeysView, class Values, class = detail::if_values_view<KeysView>>
 void sort_by_key(KeysView &&keys, Values &&values) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);
   detail::sort_view_by_key("gpu::sort_by_key", std::forward<KeysView>(keys),
                            std::forward<Values>(values), std::less<>{});
 }
+// Sorts keys by bits [begin_bit, end_bit) of their radix order, stably, values following
+// their keys. Values shorter than keys, or a bad bit range, is a pacxx::error.
 template <class K, class V>
 void sort_by_key(vector<K> &keys, vector<V> &values, int begin_bit, int end_bit) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::sort_by_key", keys);

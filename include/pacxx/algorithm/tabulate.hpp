@@ -27,6 +27,8 @@ template <class T> struct sequence_fn {
 };
 } // namespace detail
 
+// out[i] = f(i) for every element of out (i a std::size_t), as Thrust's tabulate. One
+// kernel; f must be trivially copyable.
 template <class Out, class F> void tabulate(Out &&out, F f) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::tabulate", out);
   static_assert(pacxx::is_device_copyable<F>::value,
@@ -36,6 +38,8 @@ template <class Out, class F> void tabulate(Out &&out, F f) {
   detail::for_each_indexed(n, detail::tabulate_body<F>{f}, o, o, o, o);
 }
 
+// out[i] = init + i * step (0 and 1 by default, in out's value type), as Thrust's sequence.
+// One kernel.
 template <class Out, class T = ranges::range_value_t<
                          decltype(pacxx::detail::device_view(std::declval<Out>()))>>
 void sequence(Out &&out, T init = T(0), T step = T(1)) {

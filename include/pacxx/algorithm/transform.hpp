@@ -73,6 +73,9 @@ template <class S, class D, class F>
 void transform_views(const S &src, const D &dst, F f, std::false_type);
 } // namespace detail
 
+// out[i] = f(in[i]) in one kernel, the views of in fused into it; out a gpu::vector or
+// writable view with at least size(in) elements, else a pacxx::error. f must be trivially
+// copyable (values and device pointers).
 template <class In, class Out, class F> void transform(In &&in, Out &&out, F f) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform", in);
   static_assert(pacxx::is_device_copyable<F>::value,

@@ -46,6 +46,8 @@ void transform_if_views(In &&in_rng, St &&stencil_rng, Out &&out_rng, Op op, Pre
 
 } // namespace detail
 
+// out[i] = op(in[i]) where pred(in[i]); other elements of out are left alone (Thrust's
+// transform_if). One kernel; an output with fewer than size(in) elements is a pacxx::error.
 template <class In, class Out, class Op, class Pred>
 void transform_if(In &&in, Out &&out, Op op, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_if", in);
@@ -53,6 +55,8 @@ void transform_if(In &&in, Out &&out, Op op, Pred pred) {
   detail::transform_if_views(src, src, std::forward<Out>(out), op, pred);
 }
 
+// out[i] = op(in[i]) where pred(stencil[i]); other elements of out are left alone. One
+// kernel; a stencil or output shorter than in is a pacxx::error.
 template <class In, class St, class Out, class Op, class Pred>
 void transform_if(In &&in, St &&stencil, Out &&out, Op op, Pred pred) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transform_if", in);

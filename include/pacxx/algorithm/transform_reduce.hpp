@@ -26,6 +26,10 @@ template <class F> struct ignore_index {
 };
 } // namespace detail
 
+// init reduce_op the fold of transform_op(x) over rng (std::transform_reduce); reduce_op
+// associative and commutative, the accumulator init's type. One kernel with transform_op
+// applied to each load, the block partials folded on the host. Both operations must be
+// trivially copyable.
 template <class Rng, class T, class ReduceOp, class TransformOp,
           class = typename std::enable_if<ranges::range<Rng>>::type>
 T transform_reduce(Rng &&rng, T init, ReduceOp reduce_op, TransformOp transform_op) {

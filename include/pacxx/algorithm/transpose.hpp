@@ -24,6 +24,10 @@
 
 namespace gpu {
 
+// out(y, x[, z]) = in(x, y[, z]) for a shaped range of rank 2 or 3 (each plane of a 3D view
+// transposed); out is row-major with extents (h, w[, d]) or an md view with exactly those
+// extents. One kernel through 32 x 32 shared-memory tiles. An output too small, or a shaped
+// one with other extents, is a pacxx::error.
 template <class In, class Out> void transpose(In &&in, Out &&out) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::transpose", in);
   auto src = pacxx::detail::device_view(std::forward<In>(in));

@@ -37,6 +37,9 @@ template <class Eq> struct keys_equal {
 };
 } // namespace detail
 
+// In place: keeps the first pair of every run of consecutive keys equal under eq, shrinks
+// both vectors to that number and returns it. One compaction pass and the tile clear. keys
+// and values of different sizes are a pacxx::error.
 template <class K, class V, class Eq = std::equal_to<>>
 std::size_t unique_by_key(vector<K> &keys, vector<V> &values, Eq eq = Eq{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_by_key", keys);
@@ -57,6 +60,9 @@ std::size_t unique_by_key(vector<K> &keys, vector<V> &values, Eq eq = Eq{}) {
   return kept;
 }
 
+// The first pair of every run of equal keys to out_keys and out_values; returns how many.
+// One pass and the tile clear (and a counting launch where an output is smaller than keys).
+// Values shorter than keys, or outputs too small (both then unchanged), are a pacxx::error.
 template <class K, class V, class OK, class OV, class Eq = std::equal_to<>>
 std::size_t unique_by_key_copy(K &&keys, V &&values, OK &&out_keys, OV &&out_values, Eq eq = Eq{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_by_key_copy", keys);

@@ -15,6 +15,10 @@
 
 namespace gpu {
 
+// Copies the first element of every run of consecutive elements equal under eq to out, in
+// order; returns how many (std::unique_copy). One pass and the tile clear (and a counting
+// launch where out is smaller than in); an out too small is a pacxx::error with out
+// unchanged.
 template <class In, class Out, class Eq = std::equal_to<>>
 std::size_t unique_copy(In &&in, Out &&out, Eq eq = Eq{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_copy", in);

@@ -18,6 +18,8 @@
 
 namespace gpu {
 
+// The number of runs of consecutive elements equal under eq: the size std::unique would
+// leave (Thrust's unique_count). One reduction kernel over the pairs of neighbours.
 template <class Rng, class Eq = std::equal_to<>> std::size_t unique_count(Rng &&rng, Eq eq = Eq{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::unique_count", rng);
   static_assert(pacxx::is_device_copyable<Eq>::value,

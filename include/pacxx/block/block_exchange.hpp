@@ -30,6 +30,9 @@
 
 namespace pacxx {
 
+// Moves a tile of B * I values of type T between global memory's order and the blocked one
+// (thread l holds elements l * I .. l * I + I - 1) through shared memory, a warp at a time,
+// with no block barrier (device code; every thread of the block calls its functions).
 template <class T, std::size_t B, std::size_t I> class block_exchange {
   static constexpr bool padded = I % 2 == 0;
   shared_memory<T, padded ? B * I + B * I / 32 : B * I> tile_;

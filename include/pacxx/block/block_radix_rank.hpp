@@ -45,11 +45,14 @@
 
 namespace pacxx {
 
+// Ranks the RadixBits-bit digits of a tile of B * I items stably, in group-striped tile
+// order (device code; CUB's BlockRadixRankMatchEarlyCounts, see the header). Every thread
+// of the block must call rank.
 template <std::size_t B, std::size_t I, unsigned RadixBits = 8> class block_radix_rank {
 public:
-  static constexpr unsigned radix = 1u << RadixBits;
-  static constexpr std::size_t group = 32;
-  static constexpr std::size_t groups = B / group;
+  static constexpr unsigned radix = 1u << RadixBits; // digits: 2^RadixBits
+  static constexpr std::size_t group = 32;           // threads of a group (a CUDA warp)
+  static constexpr std::size_t groups = B / group;   // groups in the block
   static_assert(B % group == 0, "block_radix_rank: B must be a multiple of 32");
   static_assert(B >= radix, "block_radix_rank: at least one thread per digit");
 
@@ -163,8 +166,9 @@ private:
 
 // The usual scan_digits of block_radix_rank: an exclusive sum of the digit counts.
 template <std::size_t B> struct digit_sum {
-  block_scan<unsigned, B> scan;
+  block_scan<unsigned, B> scan; // the block scan it sums with
   __attribute__((always_inline)) digit_sum() = default;
+  // The exclusive sum of count over the block's threads (every thread calls it).
   unsigned operator()(unsigned count) {
     return scan.exclusive(count, 0u, [](unsigned a, unsigned b) { return a + b; });
   }

@@ -36,6 +36,9 @@ template <class T, class Op> inline T warp_fold(T v, Op &op, unsigned valid, std
 }
 } // namespace detail
 
+// Folds one value per thread of a block of B threads, B a multiple of 32 up to 1024 (device
+// code; see the header). Every thread calls reduce (it has barriers); a second call on the
+// same object needs a pacxx::barrier() between.
 template <class T, std::size_t B> class block_reduce {
   // Whole warps of 32 (CUDA's shuffles take full warps); any such B, not only powers of
   // two (CUB's onesweep and select run 384 threads).
@@ -77,6 +80,7 @@ public:
     }
     return slot_[0];
   }
+  // op over every thread's value in thread order; the result is valid in thread 0.
   template <class Op> T reduce(T v, Op op) { return reduce(v, op, B); }
 };
 

@@ -22,6 +22,10 @@
 
 namespace pacxx {
 
+// Prefix scans over one value per thread of a block of B threads (a multiple of 32 up to
+// 1024), in thread order, for any associative op (device code; see the header). Every
+// thread calls a scan (it has barriers); a second call on the same object needs a
+// pacxx::barrier() between.
 template <class T, std::size_t B> class block_scan {
   // Whole warps of 32 (CUDA's shuffles take full warps); any such B, not only powers of
   // two (CUB's onesweep and select run 384 threads).
@@ -83,7 +87,9 @@ template <class T, std::size_t B> class block_scan {
 public:
   __attribute__((always_inline)) block_scan() = default;
 
+  // Thread l gets v0 op ... op vl; total receives the block's aggregate (in every thread).
   template <class Op> T inclusive(T v, Op op, T &total) { return scan_block(v, op, total); }
+  // Thread l gets v0 op ... op vl.
   template <class Op> T inclusive(T v, Op op) {
     T total;
     return scan_block(v, op, total);
@@ -95,6 +101,7 @@ public:
     scan_block(v, op, total, before);
     return Thread::get().local.x == 0 ? init : op(init, before);
   }
+  // Thread 0 gets init; thread l gets init op v0 op ... op v(l-1).
   template <class Op> T exclusive(T v, T init, Op op) {
     T total;
     return exclusive(v, init, op, total);
@@ -128,6 +135,8 @@ public:
     T p = call_prefix(total, prefix);
     return Thread::get().local.x == 0 ? p : op(p, before);
   }
+  // Thread 0 gets prefix(total), thread l prefix(total) op v0 op ... op v(l-1) (as the
+  // overload with `before`, without it).
   template <class Op, class PrefixOp> T exclusive_with_prefix(T v, Op op, PrefixOp &prefix) {
     T before;
     return exclusive_with_prefix(v, op, prefix, before);

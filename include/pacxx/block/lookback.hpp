@@ -66,28 +66,32 @@ inline void store_volatile(unsigned *p, unsigned v) { *static_cast<volatile unsi
 // changes a value a reader has just been told is the aggregate), published value first,
 // fence, then status.
 template <class T> struct tile_state {
+  // A tile's status: nothing published, its aggregate, or its inclusive prefix.
   enum : unsigned { empty = 0, has_aggregate = 1, has_prefix = 2 };
-  static constexpr bool packed = sizeof(T) <= 4;
+  static constexpr bool packed = sizeof(T) <= 4; // value and status in one 64-bit word
+  // Value and status in one 16-byte pair.
   static constexpr bool paired = sizeof(T) > 4 && sizeof(T) <= 8;
   // The bytes a packed word or a pair carries (the packed and paired branches are
   // compiled for every T, C++14 has no if constexpr: a size that never exceeds either
   // side keeps them in bounds).
   static constexpr std::size_t packed_bytes = sizeof(T) < 4 ? sizeof(T) : 4;
+  // The bytes of a value in a pair.
   static constexpr std::size_t pair_bytes = sizeof(T) < 8 ? sizeof(T) : 8;
   typedef unsigned long long pair_word __attribute__((vector_size(16))); // {status, value}
 
-  unsigned *counter;         // tiles handed out so far (tile_order)
-  unsigned long long *words; // packed: per tile, value << 32 | status
-  pair_word *pairs;          // paired: per tile, {status, value}
-  unsigned *status;          // otherwise: per tile, the status
-  detail::word_slot<T> *aggregate;
-  detail::word_slot<T> *inclusive;
+  unsigned *counter;               // tiles handed out so far (tile_order)
+  unsigned long long *words;       // packed: per tile, value << 32 | status
+  pair_word *pairs;                // paired: per tile, {status, value}
+  unsigned *status;                // otherwise: per tile, the status
+  detail::word_slot<T> *aggregate; // otherwise: per tile, the aggregate
+  detail::word_slot<T> *inclusive; // otherwise: per tile, the inclusive prefix
 
   // Host: the device memory for `tiles` tiles, and the state laid out in it: 16 bytes of
   // counter, the status words (or pairs), then the value slots where they are used.
   static std::size_t bytes(std::size_t tiles) {
     return 16 + status_bytes(tiles) + (packed ? 0 : 2 * tiles * sizeof(detail::word_slot<T>));
   }
+  // Host: the state of `tiles` tiles laid out in memory (bytes(tiles) of device memory).
   static tile_state at(void *memory, std::size_t tiles) {
     char *p = static_cast<char *>(memory);
     tile_state s;
@@ -117,7 +121,9 @@ template <class T> struct tile_state {
       *status_word(i) = empty;
   }
 
+  // Device: publishes v as tile's aggregate.
   void publish_aggregate(std::size_t tile, const T &v) const { publish(tile, v, has_aggregate); }
+  // Device: publishes v as tile's inclusive prefix.
   void publish_inclusive(std::size_t tile, const T &v) const { publish(tile, v, has_prefix); }
 
   // The status of `tile` and, unless empty, its value (the inclusive prefix if it has
@@ -190,19 +196,21 @@ private:
 // looked back by one thread on its own, so no warp has to take part. Zero is "empty":
 // the words need only be zeroed before a pass.
 template <class Word> struct packed_counts {
-  static constexpr unsigned bits = sizeof(Word) * 8;
-  static constexpr Word has_aggregate = Word(1) << (bits - 2);
-  static constexpr Word has_prefix = Word(1) << (bits - 1);
-  static constexpr Word value_mask = has_aggregate - 1;
+  static constexpr unsigned bits = sizeof(Word) * 8;           // bits of a word
+  static constexpr Word has_aggregate = Word(1) << (bits - 2); // status bit: an aggregate
+  static constexpr Word has_prefix = Word(1) << (bits - 1);    // status bit: an inclusive prefix
+  static constexpr Word value_mask = has_aggregate - 1;        // the count's bits
   // The largest count a word can carry.
   static constexpr unsigned long long max_count = value_mask;
 
-  Word *words; // per tile, `width` counters: words[tile * width + c]
-  std::size_t width;
+  Word *words;       // per tile, `width` counters: words[tile * width + c]
+  std::size_t width; // counters per tile
 
+  // Publishes v as counter c's aggregate in tile.
   void publish_aggregate(std::size_t tile, std::size_t c, Word v) const {
     store(tile, c, v | has_aggregate);
   }
+  // Publishes v as counter c's inclusive prefix in tile.
   void publish_inclusive(std::size_t tile, std::size_t c, Word v) const {
     store(tile, c, v | has_prefix);
   }
@@ -267,11 +275,13 @@ __attribute__((always_inline)) inline std::size_t tile_order(const tile_state<T>
 // loads the memory system they are publishing through. Between polls the wait starts
 // at 64 ns and doubles up to 1 us.
 template <class T, class Op> struct lookback_prefix {
-  tile_state<T> state;
-  std::size_t tile;
-  Op op;
-  unsigned first_delay_ns;
+  tile_state<T> state;     // the pass's published tile states
+  std::size_t tile;        // this block's tile (> 0)
+  Op op;                   // the scan's associative operation
+  unsigned first_delay_ns; // the wait before the first look (0: none)
 
+  // Publishes the tile's aggregate and inclusive prefix; returns its exclusive prefix
+  // (called by the lanes of the first warp together).
   T operator()(const T &aggregate) {
     const unsigned w = warp::size(), lane = warp::lane();
     if (lane == 0)
@@ -336,11 +346,13 @@ template <class T, class Op> struct lookback_prefix {
 // the standard walk does log2(w) steps.
 template <class T, class Op, unsigned Windows> struct ordered_lookback_prefix {
   static_assert(Windows >= 1, "ordered_lookback_prefix: at least one window");
-  tile_state<T> state;
-  std::size_t tile;
-  Op op;
-  unsigned first_delay_ns;
+  tile_state<T> state;     // the pass's published tile states
+  std::size_t tile;        // this block's tile (> 0)
+  Op op;                   // the scan's associative operation
+  unsigned first_delay_ns; // the wait before the first look (0: none)
 
+  // Publishes the tile's aggregate and inclusive prefix; returns its exclusive prefix
+  // (called by the lanes of the first warp together).
   T operator()(const T &aggregate) {
     constexpr unsigned max_warp = 32; // warp::size() is 32 or 1
     const unsigned w = warp::size(), lane = warp::lane();

@@ -36,13 +36,21 @@
 
 namespace pacxx {
 
+// Moves Rows x Cols tiles of a 2D source into Stages shared-memory buffers, a block of
+// Threads threads together, the loads of the next tile in flight while the block computes
+// on the current one (device code; see the header's loop). Every thread calls fetch and
+// commit.
 template <class T, std::size_t Rows, std::size_t Cols, std::size_t Threads, bool AlongRows,
           std::size_t Pad = 0, std::size_t Stages = 2>
 class block_tile {
 public:
+  // The tile's rows and columns, and the elements from one row to the next in shared
+  // memory.
+  // @{
   static constexpr std::size_t rows = Rows, cols = Cols, pitch = Cols + Pad;
+  // @}
   static constexpr std::size_t items = Rows * Cols / Threads; // per thread
-  static constexpr std::size_t stage_size = Rows * pitch;
+  static constexpr std::size_t stage_size = Rows * pitch;     // elements of one buffer
 
 private:
   static_assert(Rows * Cols % Threads == 0,

@@ -18,7 +18,9 @@
 namespace pacxx {
 namespace warp {
 
+// The lanes of a warp: 32 on CUDA, 1 on OpenCL (a constant after the JIT).
 inline unsigned size() { return __pacxx_warp_size(); }
+// This thread's lane in its warp, in [0, size()).
 inline unsigned lane() { return __pacxx_lane_id(); }
 // Bit l set where lane l's pred is true.
 inline unsigned ballot(bool pred) { return __pacxx_ballot(pred ? 1 : 0); }
@@ -87,6 +89,7 @@ template <class T, class Shuffle> inline T shuffle_words(const T &v, Shuffle shu
 template <class T> inline T shuffle_up(const T &v, unsigned delta) {
   return detail::shuffle_words(v, [delta](unsigned w) { return __pacxx_shfl_up(w, delta); });
 }
+// The value of the lane `delta` above this one (a lane with none keeps its own).
 template <class T> inline T shuffle_down(const T &v, unsigned delta) {
   return detail::shuffle_words(v, [delta](unsigned w) { return __pacxx_shfl_down(w, delta); });
 }
@@ -106,6 +109,7 @@ template <class T, class Op> inline T reduce(T v, Op op, unsigned valid) {
   }
   return v;
 }
+// op over every lane's value in lane order; the result is valid in lane 0.
 template <class T, class Op> inline T reduce(T v, Op op) { return reduce(v, op, size()); }
 
 // Inclusive scan over the lanes in lane order: lane l gets v0 op ... op vl.

@@ -38,19 +38,26 @@ template <class T, class E> T canonical(E &e) {
 
 } // namespace detail
 
+// Integers uniform in [a, b] (std::uniform_int_distribution's interface), one engine call
+// per draw: a + (r * span) / R (bias below span / R); usable in kernels.
 template <class T = int> class uniform_int_distribution {
   static_assert(std::is_integral<T>::value, "uniform_int_distribution: an integer type");
   T a_, b_;
 
 public:
+  // The type of the numbers drawn.
   using result_type = T;
-  // b: the largest T, at most 2^31 - 1 (spans are at most 2^32).
+  // Numbers in [a, b]; b by default the largest T, at most 2^31 - 1 (spans are at most
+  // 2^32).
   explicit uniform_int_distribution(T a = 0, T b = T(std::numeric_limits<T>::max() < 0x7fffffff
                                                          ? std::numeric_limits<T>::max()
                                                          : 0x7fffffff))
       : a_(a), b_(b) {}
+  // The smallest number drawn.
   T a() const { return a_; }
+  // The largest number drawn.
   T b() const { return b_; }
+  // A number in [a, b] from one call of the engine e (min(), max(), operator()).
   template <class E> T operator()(E &e) const {
     const std::uint64_t span = std::uint64_t(b_) - std::uint64_t(a_) + 1;
     const std::uint64_t range = std::uint64_t(E::max() - E::min()) + 1;
@@ -60,30 +67,45 @@ public:
   }
 };
 
+// Reals uniform in [a, b) (std::uniform_real_distribution's interface), one engine call per
+// draw (the top 24 bits of a 32-bit engine for float, else r / R in double); never b.
+// Usable in kernels.
 template <class T = double> class uniform_real_distribution {
   static_assert(std::is_floating_point<T>::value, "uniform_real_distribution: a float type");
   T a_, b_;
 
 public:
+  // The type of the numbers drawn.
   using result_type = T;
+  // Numbers in [a, b).
   explicit uniform_real_distribution(T a = T(0), T b = T(1)) : a_(a), b_(b) {}
+  // The lower bound (included).
   T a() const { return a_; }
+  // The upper bound (excluded).
   T b() const { return b_; }
+  // a + (b - a) * u, u in [0, 1) from one call of the engine e.
   template <class E> T operator()(E &e) const {
     const T x = a_ + (b_ - a_) * detail::canonical<T>(e);
     return x < b_ ? x : a_;
   }
 };
 
+// Normally distributed reals (std::normal_distribution's interface) by Box-Muller (the
+// cosine branch): two engine calls per draw. Usable in kernels.
 template <class T = double> class normal_distribution {
   static_assert(std::is_floating_point<T>::value, "normal_distribution: a float type");
   T mean_, stddev_;
 
 public:
+  // The type of the numbers drawn.
   using result_type = T;
+  // The distribution of mean `mean` and standard deviation `stddev`.
   explicit normal_distribution(T mean = T(0), T stddev = T(1)) : mean_(mean), stddev_(stddev) {}
+  // The mean.
   T mean() const { return mean_; }
+  // The standard deviation.
   T stddev() const { return stddev_; }
+  // A number from two calls of the engine e.
   template <class E> T operator()(E &e) const {
     const T u1 = T(1) - detail::canonical<T>(e); // (0, 1]: log is finite
     const T u2 = detail::canonical<T>(e);

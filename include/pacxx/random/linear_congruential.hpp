@@ -26,14 +26,18 @@ template <std::uint32_t A, std::uint32_t M> class multiplicative_congruential_en
   }
 
 public:
+  // The type of the numbers generated.
   using result_type = std::uint32_t;
-  static constexpr result_type multiplier = A;
-  static constexpr result_type increment = 0;
-  static constexpr result_type modulus = M;
-  static constexpr result_type default_seed = 1;
+  static constexpr result_type multiplier = A;   // a
+  static constexpr result_type increment = 0;    // c: 0, multiplicative
+  static constexpr result_type modulus = M;      // m
+  static constexpr result_type default_seed = 1; // the seed of a default-constructed engine
+  // The smallest number generated (1).
   static constexpr result_type min() { return 1; }
+  // The largest number generated (m - 1).
   static constexpr result_type max() { return M - 1; }
 
+  // An engine seeded with s (as seed(s)).
   explicit multiplicative_congruential_engine(result_type s = default_seed) { seed(s); }
   // As std's: s mod m, and 1 in place of 0 (0 would stay 0 forever).
   void seed(result_type s = default_seed) {
@@ -41,6 +45,7 @@ public:
     if (x_ == 0)
       x_ = 1;
   }
+  // The next number: x = a * x mod m.
   result_type operator()() {
     x_ = mul(A, x_);
     return x_;
@@ -56,17 +61,21 @@ public:
     }
     x_ = mul(f, x_);
   }
+  // Whether a and b give the same numbers from here on.
   friend bool operator==(const multiplicative_congruential_engine &a,
                          const multiplicative_congruential_engine &b) {
     return a.x_ == b.x_;
   }
+  // Whether a and b give different numbers from here on.
   friend bool operator!=(const multiplicative_congruential_engine &a,
                          const multiplicative_congruential_engine &b) {
     return a.x_ != b.x_;
   }
 };
 
+// std::minstd_rand0 (a = 16807, m = 2^31 - 1): the same numbers for the same seed.
 using minstd_rand0 = multiplicative_congruential_engine<16807, 2147483647>;
+// std::minstd_rand (a = 48271, m = 2^31 - 1): the same numbers for the same seed.
 using minstd_rand = multiplicative_congruential_engine<48271, 2147483647>;
 // Thrust's default_random_engine (std's is implementation-defined; libstdc++'s is
 // minstd_rand0).

@@ -12,13 +12,20 @@
 namespace gpu {
 namespace random {
 
+// Random123's Philox4x32-10, a counter-based engine with a 64-bit seed and a 64-bit
+// subsequence: any word of a stream is computable on its own, discard(n) is O(1). Usable in
+// kernels (trivially copyable).
 class philox4x32 {
 public:
+  // The type of the numbers generated (32-bit words).
   using result_type = std::uint32_t;
+  // A 128-bit counter or block: four 32-bit words.
   struct block_type {
-    std::uint32_t v[4];
+    std::uint32_t v[4]; // the words, low first
   };
+  // The smallest word (0).
   static constexpr result_type min() { return 0; }
+  // The largest word (2^32 - 1).
   static constexpr result_type max() { return 0xffffffffu; }
 
   // The bijection: ten rounds, the key bumped by the Weyl constants between them.
@@ -36,7 +43,6 @@ public:
     }
     return c;
   }
-  // Word i of the stream of (seed, subsequence).
   // Block j (words 4j .. 4j + 3) of the stream of (seed, subsequence).
   static block_type block_of(std::uint64_t seed, unsigned long long j,
                              std::uint64_t subsequence = 0) {
@@ -49,8 +55,10 @@ public:
     return block_of(seed, i >> 2, subsequence).v[i & 3];
   }
 
+  // The stream of (seed, subsequence), at its first word.
   explicit philox4x32(std::uint64_t seed = 0, std::uint64_t subsequence = 0)
       : seed_(seed), sub_(subsequence), i_(0), held_(0), words_{{0, 0, 0, 0}} {}
+  // Restarts at the first word of seed s's stream (the subsequence kept).
   void seed(std::uint64_t s = 0) {
     seed_ = s;
     i_ = 0;
@@ -65,11 +73,13 @@ public:
     }
     return words_.v[i_++ & 3];
   }
+  // Skips n words, in O(1).
   void discard(unsigned long long n) { i_ += n; }
   // Equal engines give equal numbers from here on.
   friend bool operator==(const philox4x32 &a, const philox4x32 &b) {
     return a.seed_ == b.seed_ && a.sub_ == b.sub_ && a.i_ == b.i_;
   }
+  // Whether a and b give different numbers from here on.
   friend bool operator!=(const philox4x32 &a, const philox4x32 &b) { return !(a == b); }
 
 private:

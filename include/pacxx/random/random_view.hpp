@@ -63,12 +63,18 @@ template <class F> auto indexed_view(const char *name, std::size_t n, F f) {
 
 namespace views {
 
+// n numbers uniform in [lo, hi): element i is uniform_real_distribution<T>(lo, hi) of word
+// i of philox4x32(seed)'s stream, computed where it is read (nothing stored; fused into the
+// consuming algorithm). n of 2^32 or more is a pacxx::error.
 template <class T = float>
 auto random_uniform(std::uint64_t seed, std::size_t n, T lo = T(0), T hi = T(1)) {
   return random::detail::indexed_view("gpu::views::random_uniform", n,
                                       random::detail::uniform_at<T>{seed, lo, hi});
 }
 
+// n normally distributed numbers: element i is normal_distribution<T>(mean, stddev) of
+// words 2i and 2i + 1 of philox4x32(seed)'s stream, computed where it is read. n of 2^32 or
+// more is a pacxx::error.
 template <class T = float>
 auto random_normal(std::uint64_t seed, std::size_t n, T mean = T(0), T stddev = T(1)) {
   return random::detail::indexed_view("gpu::views::random_normal", n,

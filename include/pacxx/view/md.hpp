@@ -47,8 +47,11 @@
 namespace gpu {
 
 namespace md_layout {
+// Element (x, y, z) at offset + x + w * (y + h * z): contiguous rows (gpu::md's views).
 struct row_major {};
+// Rank 2, element (x, y) at y + h * x: gpu::transposed of a row-major view.
 struct column_major {};
+// Element (x, y, z) at x * s0 + y * s1 + z * s2: a column, a replicated row (stride 0).
 struct strided {};
 } // namespace md_layout
 

@@ -40,14 +40,18 @@ namespace boundary {
 
 // Each mode maps a coordinate c (maybe outside [0, n)) to one inside, or says to read
 // the constant.
+// The type of boundary::clamp: outside reads the nearest element.
 struct clamp_t {
-  static constexpr bool reads_constant = false;
+  static constexpr bool reads_constant = false; // maps coordinates inside
+  // c clamped to [0, n).
   static std::ptrdiff_t map(std::ptrdiff_t c, std::ptrdiff_t n) noexcept {
     return c < 0 ? 0 : c >= n ? n - 1 : c;
   }
 };
+// The type of boundary::mirror: outside reads the reflection (not repeating the edge).
 struct mirror_t {
-  static constexpr bool reads_constant = false;
+  static constexpr bool reads_constant = false; // maps coordinates inside
+  // c reflected into [0, n) without repeating the edge (-1 -> 1, n -> n - 2).
   static std::ptrdiff_t map(std::ptrdiff_t c, std::ptrdiff_t n) noexcept {
     if (n == 1)
       return 0;
@@ -57,26 +61,36 @@ struct mirror_t {
     return c >= n ? p - c : c;
   }
 };
+// The type of boundary::wrap: periodic.
 struct wrap_t {
-  static constexpr bool reads_constant = false;
+  static constexpr bool reads_constant = false; // maps coordinates inside
+  // c modulo n, in [0, n).
   static std::ptrdiff_t map(std::ptrdiff_t c, std::ptrdiff_t n) noexcept {
     c %= n;
     return c < 0 ? c + n : c;
   }
 };
+// The type of boundary::unchecked: no mapping (the element function stays inside).
 struct unchecked_t {
-  static constexpr bool reads_constant = false;
+  static constexpr bool reads_constant = false; // maps coordinates inside
+  // c itself.
   static std::ptrdiff_t map(std::ptrdiff_t c, std::ptrdiff_t) noexcept { return c; }
 };
+// The type of boundary::constant(v): outside reads v.
 template <class T> struct constant_t {
-  static constexpr bool reads_constant = true;
-  T value;
+  static constexpr bool reads_constant = true; // reads `value` outside
+  T value;                                     // what a read outside gives
 };
 
+// Outside the array, the nearest element (index -1 reads 0).
 constexpr clamp_t clamp{};
+// Outside the array, the reflection without repeating the edge (index -1 reads 1).
 constexpr mirror_t mirror{};
+// Periodic (index -1 reads n - 1).
 constexpr wrap_t wrap{};
+// No boundary: the element function must stay inside (n.inside(dx, dy)).
 constexpr unchecked_t unchecked{};
+// Outside the array, the value v.
 template <class T> constant_t<T> constant(T v) { return {v}; }
 
 } // namespace boundary
@@ -222,12 +236,15 @@ class stencil_view : public ranges::view_facade<stencil_view<B, Radius, M1, M2>>
   }
 
 public:
-  static constexpr std::size_t rank = M1::rank;
-  using radius = Radius;
+  static constexpr std::size_t rank = M1::rank; // the arrays' rank: 1, 2 or 3
+  using radius = Radius;                        // the radii (radius::x, ::y, ::z)
   stencil_view() = default;
+  // The stencil over a (and b, for gpu::stencil2) with this boundary.
   stencil_view(B boundary, M1 a, M2 b) : p_{std::move(a), std::move(b), boundary} {}
 
+  // The arrays' extent along axis k (0: x, 1: y, 2: z).
   std::size_t extent(std::size_t k) const noexcept { return p_.extent(k); }
+  // The number of elements (neighbourhoods).
   std::size_t size() const noexcept { return p_.a.size(); }
   // The neighbourhood(s) of (x, y, z), applying the boundary.
   auto at_coords(std::size_t x, std::size_t y, std::size_t z) const {
@@ -244,6 +261,7 @@ public:
     s.p_.b = part_with_extents(p_.b, w, h, d);
     return s;
   }
+  // Whether the whole neighbourhood of (x, y, z) is inside the arrays.
   bool interior(std::size_t x, std::size_t y, std::size_t z) const noexcept {
     return detail::neighbourhood_inside<Radius>(x, y, z, extent(0), extent(1), extent(2));
   }
@@ -274,6 +292,10 @@ template <class B> void check_boundary(const B &) {
 }
 } // namespace detail
 
+// The neighbourhoods of the md view a (rank 1 to 3) with radii R (one for every axis, or
+// one per axis) and the boundary (gpu::boundary::clamp, mirror, wrap, unchecked or
+// constant(v)), as a shaped range: element (x, y, z) is the neighbourhood n whose
+// n(dx[, dy[, dz]]) reads a relative element. A view: nothing is computed or stored.
 template <std::size_t... R, class M, class B> auto stencil(const M &a, B boundary) {
   static_assert(detail::is_md_view<M>::value,
                 "gpu::stencil: the array is an md view (gpu::md(v, w[, h[, d]]))");
@@ -283,6 +305,8 @@ template <std::size_t... R, class M, class B> auto stencil(const M &a, B boundar
   return stencil_view<B, Radius, M, detail::no_array>(boundary, a, detail::no_array{});
 }
 
+// Two md views of the same extents under one stencil: element (x, y, z) is a pair of
+// neighbourhoods (n.first, n.second). Extents that differ are a pacxx::error.
 template <std::size_t... R, class M1, class M2, class B>
 auto stencil2(const M1 &a, const M2 &b, B boundary) {
   static_assert(detail::is_md_view<M1>::value && detail::is_md_view<M2>::value,
