@@ -239,15 +239,20 @@ template <class T> struct select_for {
 // multiprocessor); bounded to 4 blocks every one of the test's passes fits 64 registers
 // with no spills. Not timed yet.
 struct set_ops {
-  static constexpr std::size_t block = 256;
-  static constexpr std::size_t items = 15;
-  static constexpr unsigned min_blocks = 4;
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
+  static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (the pass's bound)
 };
+// The set operations' policy for elements of type T: set_ops with items scaled by size.
 template <class T> struct set_ops_for {
-  static constexpr std::size_t block = set_ops::block;
+  static constexpr std::size_t block = set_ops::block; // threads a block
+  // set_ops::items scaled by the element size.
   static constexpr std::size_t scaled = scaled_items<T, set_ops::items, 4>::value;
+  // Items a thread (at least 2).
   static constexpr std::size_t items = scaled < 2 ? 2 : scaled;
+  // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
+  // Blocks a multiprocessor (the pass's launch bound).
   static constexpr unsigned min_blocks = set_ops::min_blocks;
 };
 

@@ -24,8 +24,8 @@ namespace gpu {
 
 // The elements of a (sorted by comp) that b (sorted by comp) does not hold, in order, into
 // out, with std::set_difference's multiset semantics; returns the number written. One
-// compaction of a and the tile clear (and a counting launch where out is smaller than a).
-// An output too small is a pacxx::error that leaves it unchanged.
+// merge-path pass: two launches where out holds size(a) elements, else three (a count
+// first). An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_difference", a);

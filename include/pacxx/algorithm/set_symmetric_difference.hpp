@@ -22,9 +22,9 @@
 namespace gpu {
 
 // The elements of a not in b and of b not in a (both sorted by comp), sorted, into out,
-// with std::set_symmetric_difference's multiset semantics; returns the number written. Six
-// launches (each side's surplus compacted, then merged). An output too small is a
-// pacxx::error that leaves it unchanged.
+// with std::set_symmetric_difference's multiset semantics; returns the number written. One
+// merge-path pass: two launches where out holds size(a) + size(b) elements, else three (a
+// count first). An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_symmetric_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_symmetric_difference", a);

@@ -21,8 +21,9 @@
 namespace gpu {
 
 // The sorted union of a and b (both sorted by comp) into out, with std::set_union's
-// multiset semantics; returns the number written. Four launches (b's surplus compacted,
-// then merged with a). An output too small is a pacxx::error that leaves it unchanged.
+// multiset semantics; returns the number written. One merge-path pass: two launches where
+// out holds size(a) + size(b) elements, else three (a count first). An output too small is
+// a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_union(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_union", a);
