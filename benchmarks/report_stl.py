@@ -74,6 +74,9 @@ GOALS = [
     (r'adjacent_difference', 'cub', 0.95, 0, 'adjacent_difference >= 0.95x CUB SubtractLeftCopy'),
     (r'partition_copy', 'cub', 0.9, 0, 'partition_copy >= 0.9x CUB DevicePartition::If'),
     (r'set_intersection', 'thrust', 1.0, 0, 'set_intersection >= Thrust'),
+    (r'set_union', 'thrust', 1.0, 0, 'set_union >= Thrust'),
+    (r'set_difference', 'thrust', 1.0, 0, 'set_difference >= Thrust'),
+    (r'set_symmetric_difference', 'thrust', 1.0, 0, 'set_symmetric_difference >= Thrust'),
 ]
 
 def ratio_pts(t, family, base, min_n):

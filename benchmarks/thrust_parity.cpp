@@ -11,7 +11,8 @@
 //   partition_copy       floats, about half > 0 (bytes: read n, write n); CUB's
 //                        DevicePartition::If writes both parts into one output
 //   set_intersection     two sorted int ranges of n / 2 each, values in [0, n) (bytes:
-//                        read n, write the result); Thrust only (CUB has none)
+//                        read n, write the result); Thrust only (CUB has none);
+//   set_union, set_difference, set_symmetric_difference: the same inputs and bytes
 //   partition_three_way  floats < -0.25 / > 0.25 / the rest (bytes: read n, write n);
 //                        CUB's DevicePartition::If with two predicates
 //   top_k/K              the K = 1, 100, 10000 largest floats with gpu::top_k (bytes: read
@@ -260,6 +261,66 @@ void set_intersection_thrust(benchmark::State &state) {
       inter_ok, 4 * n_of(state) + 4 * (data(state.range(0)).h_inter.size()));
 }
 
+// ---- set_union, set_difference, set_symmetric_difference: their host results are
+// computed for the sizes that run them only.
+const std::vector<int> &set_reference(inputs &d, int op) {
+  static std::map<std::pair<std::size_t, int>, std::vector<int>> refs;
+  auto &r = refs[{d.n, op}];
+  if (r.empty()) {
+    auto o = std::back_inserter(r);
+    if (op == 0)
+      std::set_union(d.ha.begin(), d.ha.end(), d.hb.begin(), d.hb.end(), o);
+    else if (op == 1)
+      std::set_difference(d.ha.begin(), d.ha.end(), d.hb.begin(), d.hb.end(), o);
+    else
+      std::set_symmetric_difference(d.ha.begin(), d.ha.end(), d.hb.begin(), d.hb.end(), o);
+  }
+  return r;
+}
+template <int Op> bool set_ok(inputs &d, std::size_t c) {
+  const std::vector<int> &want = set_reference(d, Op);
+  return c == want.size() && same(d.out_i, want, c);
+}
+template <int Op> double set_bytes(benchmark::State &state) {
+  return 4 * n_of(state) + 4 * double(set_reference(data(state.range(0)), Op).size());
+}
+std::size_t set_pacxx(inputs &d, int op) {
+  return op == 0   ? gpu::set_union(d.a, d.b, d.out_i)
+         : op == 1 ? gpu::set_difference(d.a, d.b, d.out_i)
+                   : gpu::set_symmetric_difference(d.a, d.b, d.out_i);
+}
+std::size_t set_thrust(inputs &d, int op) {
+  const int *a = d.a.data(), *b = d.b.data();
+  int *o = d.out_i.data();
+  return op == 0   ? thrust_set_union(a, d.a.size(), b, d.b.size(), o)
+         : op == 1 ? thrust_set_difference(a, d.a.size(), b, d.b.size(), o)
+                   : thrust_set_symmetric_difference(a, d.a.size(), b, d.b.size(), o);
+}
+void set_union_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 0); }, set_ok<0>, set_bytes<0>(state));
+}
+void set_union_thrust(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 0); }, set_ok<0>, set_bytes<0>(state));
+}
+void set_difference_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 1); }, set_ok<1>, set_bytes<1>(state));
+}
+void set_difference_thrust(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 1); }, set_ok<1>, set_bytes<1>(state));
+}
+void set_symmetric_difference_pacxx(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_pacxx(d, 2); }, set_ok<2>, set_bytes<2>(state));
+}
+void set_symmetric_difference_thrust(benchmark::State &state) {
+  measure(
+      state, [](inputs &d) { return set_thrust(d, 2); }, set_ok<2>, set_bytes<2>(state));
+}
+
 // ---- partition_three_way
 bool three_ok(inputs &d, std::size_t c) {
   return c == static_cast<std::size_t>(
@@ -390,6 +451,12 @@ PACXX_BENCH(partition_copy_cub);
 PACXX_BENCH(partition_copy_thrust);
 PACXX_BENCH(set_intersection_pacxx);
 PACXX_BENCH(set_intersection_thrust);
+PACXX_BENCH(set_union_pacxx);
+PACXX_BENCH(set_union_thrust);
+PACXX_BENCH(set_difference_pacxx);
+PACXX_BENCH(set_difference_thrust);
+PACXX_BENCH(set_symmetric_difference_pacxx);
+PACXX_BENCH(set_symmetric_difference_thrust);
 PACXX_BENCH(partition_three_way_pacxx);
 PACXX_BENCH(partition_three_way_cub);
 PACXX_BENCH(top_k_pacxx<1>);

@@ -168,3 +168,16 @@ extern "C" std::size_t thrust_set_intersection(const int *a, std::size_t na, con
   auto end = thrust::set_intersection(fa, fa + na, fb, fb + nb, o);
   return static_cast<std::size_t>(end - o);
 }
+#define PACXX_THRUST_SET_OP(name)                                                                  \
+  extern "C" std::size_t thrust_##name(const int *a, std::size_t na, const int *b, std::size_t nb, \
+                                       int *out) {                                                 \
+    auto fa = thrust::device_pointer_cast(a);                                                      \
+    auto fb = thrust::device_pointer_cast(b);                                                      \
+    auto o = thrust::device_pointer_cast(out);                                                     \
+    auto end = thrust::name(fa, fa + na, fb, fb + nb, o);                                          \
+    return static_cast<std::size_t>(end - o);                                                      \
+  }
+PACXX_THRUST_SET_OP(set_union)
+PACXX_THRUST_SET_OP(set_difference)
+PACXX_THRUST_SET_OP(set_symmetric_difference)
+#undef PACXX_THRUST_SET_OP

@@ -34,6 +34,12 @@ std::size_t thrust_partition_copy_positive(const float *in, float *out_true, flo
 // returns its size. CUB has no set operations.
 std::size_t thrust_set_intersection(const int *a, std::size_t na, const int *b, std::size_t nb,
                                     int *out);
+// The same for set_union, set_difference and set_symmetric_difference.
+std::size_t thrust_set_union(const int *a, std::size_t na, const int *b, std::size_t nb, int *out);
+std::size_t thrust_set_difference(const int *a, std::size_t na, const int *b, std::size_t nb,
+                                  int *out);
+std::size_t thrust_set_symmetric_difference(const int *a, std::size_t na, const int *b,
+                                            std::size_t nb, int *out);
 
 // Three-way: floats < -0.25 to first, > 0.25 to second, the rest to unselected (CUB's
 // DevicePartition::If with two predicates); returns the number < -0.25.

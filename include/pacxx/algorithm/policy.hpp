@@ -228,6 +228,34 @@ template <class T> struct select_for {
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
 };
 
+// Set operations (pacxx/agent/set_operations.hpp): one block per tile of block * items
+// merged input elements (plus one, where a tile's end cut takes the b half of a pair),
+// the tile in shared memory, which then stages the outputs. Not tuned on a GPU yet: 256
+// threads as the merge, 15 items for 4-byte elements (Thrust's sm_52 tuning; its sm_60+
+// one is 512 x 19), fewer for larger ones so that the tile stays near 15 KiB; at least 2
+// (set_op_tile's bound on a thread's steps needs it). The look-back waits as select's.
+// min_blocks: the pass's launch bound. Unbounded, ptxas (sm_90) gave the pass 46-88
+// registers (int intersection 52, int union 69, u64 union 88: 2 blocks of 256 a
+// multiprocessor); bounded to 4 blocks every one of the test's passes fits 64 registers
+// with no spills. Not timed yet.
+struct set_ops {
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
+  static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (the pass's bound)
+};
+// The set operations' policy for elements of type T: set_ops with items scaled by size.
+template <class T> struct set_ops_for {
+  static constexpr std::size_t block = set_ops::block; // threads a block
+  // set_ops::items scaled by the element size.
+  static constexpr std::size_t scaled = scaled_items<T, set_ops::items, 4>::value;
+  // Items a thread (at least 2).
+  static constexpr std::size_t items = scaled < 2 ? 2 : scaled;
+  // The look-back's wait before its first poll, ns.
+  static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
+  // Blocks a multiprocessor (the pass's launch bound).
+  static constexpr unsigned min_blocks = set_ops::min_blocks;
+};
+
 // gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's
 // `items` loads in flight before it bins them); up to `shared_bins` bins each block
 // counts in shared memory (4 bytes a bin) and adds its counts to the result once.

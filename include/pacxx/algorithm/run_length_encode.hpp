@@ -28,7 +28,7 @@
 #include <range/v3/view/transform.hpp>
 #include <range/v3/view/zip.hpp>
 
-#include "pacxx/algorithm/detail/set_select.hpp"
+#include "pacxx/algorithm/detail/flagged_select.hpp"
 #include "pacxx/algorithm/reduce_by_key.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
@@ -57,7 +57,7 @@ namespace detail {
 template <class K, class Eq> struct run_head {
   mutable K keys;
   Eq eq;
-  set_element<std::uint32_t> operator()(std::uint32_t i) const {
+  flagged_element<std::uint32_t> operator()(std::uint32_t i) const {
     auto k = ranges::begin(keys);
     using D = ranges::range_difference_t<K>;
     return {i, i == 0 || !bool(eq(*(k + static_cast<D>(i - 1)), *(k + static_cast<D>(i))))};
@@ -67,7 +67,7 @@ template <class K, class Eq> struct run_head {
 struct run_extent {
   const std::uint32_t *heads;
   std::uint32_t runs, n;
-  set_element<std::pair<std::uint32_t, std::uint32_t>> operator()(std::uint32_t r) const {
+  flagged_element<std::pair<std::uint32_t, std::uint32_t>> operator()(std::uint32_t r) const {
     const std::uint32_t end = r + 1 < runs ? heads[r + 1] : n, length = end - heads[r];
     return {{heads[r], length}, length > 1};
   }

@@ -6,16 +6,17 @@
 // comp]): the same selection of a's keys, each with its value (Thrust's signature;
 // values_b is not read).
 //
-// a and b are device ranges sorted by comp (views fused); the outputs gpu::vectors or
-// writable views; an output too small is a pacxx::error and the outputs are left
-// unchanged. One compaction of a (detail/set_select.hpp) and the tiny tile clear; where
-// an output is smaller than a, the elements are counted first.
+// a and b are device ranges sorted by comp (views fused into the loads); the outputs
+// gpu::vectors or writable views (fused into the stores); an output too small is a
+// pacxx::error and the outputs are left unchanged. One merge-path pass
+// (detail/set_operations.hpp): two launches where the output holds the largest possible
+// result (size(a)), else three (a count first).
 #pragma once
 #include <cstddef>
 #include <functional>
 #include <utility>
 
-#include "pacxx/algorithm/detail/set_select.hpp"
+#include "pacxx/algorithm/detail/set_operations.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/tools.hpp"
 
@@ -23,18 +24,13 @@ namespace gpu {
 
 // The elements of a (sorted by comp) that b (sorted by comp) does not hold, in order, into
 // out, with std::set_difference's multiset semantics; returns the number written. One
-// compaction of a and the tile clear (and a counting launch where out is smaller than a).
-// An output too small is a pacxx::error that leaves it unchanged.
+// merge-path pass: two launches where out holds size(a) elements, else three (a count
+// first). An output too small is a pacxx::error that leaves it unchanged.
 template <class A, class B, class Out, class Comp = std::less<>>
 std::size_t set_difference(A &&a, B &&b, Out &&out, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_difference", a);
-  static_assert(pacxx::is_device_copyable<Comp>::value,
-                "gpu::set_difference: the comparison must be trivially copyable (capture "
-                "values only)");
-  return detail::set_select_one<false>("gpu::set_difference",
-                                       pacxx::detail::device_view(std::forward<A>(a)),
-                                       pacxx::detail::device_view(std::forward<B>(b)),
-                                       pacxx::detail::device_view(std::forward<Out>(out)), comp);
+  return detail::set_op_plain<detail::set_op::difference>(
+      "gpu::set_difference", std::forward<A>(a), std::forward<B>(b), std::forward<Out>(out), comp);
 }
 
 // gpu::set_difference over the keys, each selected key of a written with its value from
@@ -44,7 +40,7 @@ template <class KA, class KB, class VA, class VB, class OK, class OV, class Comp
 std::size_t set_difference_by_key(KA &&keys_a, KB &&keys_b, VA &&values_a, VB &&, OK &&out_keys,
                                   OV &&out_values, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::set_difference_by_key", keys_a);
-  return detail::set_select_one_by_key<false>(
+  return detail::set_op_by_key_a<detail::set_op::difference>(
       "gpu::set_difference_by_key", std::forward<KA>(keys_a), std::forward<KB>(keys_b),
       std::forward<VA>(values_a), std::forward<OK>(out_keys), std::forward<OV>(out_values), comp);
 }
