@@ -3,6 +3,11 @@
 # the tools, the example and the end-to-end test programs, plus gpu-run.sh to run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The benchmarks are not in `all` (CMakeLists.txt); PACXX_PACKAGE_BENCHMARKS=0 packs
+# without building them (a tests-only package for gpu-run.sh).
+if [ "${PACXX_PACKAGE_BENCHMARKS:-1}" != 0 ]; then
+  cmake --build build -j "$(nproc)" --target benchmarks/all
+fi
 stage=$(mktemp -d)
 mkdir -p "$stage"/{lib,bin,tests}
 strip -o "$stage/lib/libpacxx.so" build/lib/libpacxx.so
