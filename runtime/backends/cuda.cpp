@@ -635,6 +635,10 @@ public:
     }
     if (!e)
       check(cu_, cu_.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    return recorded(e, queue);
+  }
+  // e recorded on queue's stream; destroyed if that fails.
+  CUevent recorded(CUevent e, void *queue) {
     if (CUresult r = cu_.cuEventRecord(e, stream(queue)); r != CUDA_SUCCESS) {
       cu_.cuEventDestroy_v2(e);
       check(cu_, r, "cuEventRecord");
@@ -678,11 +682,7 @@ public:
     ctx_->make_current();
     CUevent e = nullptr;
     check(cu_, cu_.cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
-    if (CUresult r = cu_.cuEventRecord(e, stream(queue)); r != CUDA_SUCCESS) {
-      cu_.cuEventDestroy_v2(e);
-      check(cu_, r, "cuEventRecord");
-    }
-    return e;
+    return recorded(e, queue);
   }
   double timing_ms(void *from, void *to) override {
     ctx_->make_current();
