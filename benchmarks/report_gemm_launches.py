@@ -95,10 +95,16 @@ def launch_goals(path):
         m, _ = medians(rof)
         t = {k: b['real_time'] for k, b in m.items()}
         if 'rof_pacxx/1024' in t and 'rof_pacxxgraph/1024' in t:
+            # Issue 37's goal is absolute: >= 1.3x "today's 0.017 ms an iteration" (the direct
+            # launches on the H100 when it was filed), so at most 0.017 / 1.3 ms. One benchmark
+            # iteration is 100 solver iterations. The ratio to this run's direct launches is
+            # printed beside it: the direct path got cheaper too (issue 37's third must-have).
+            ms = t['rof_pacxxgraph/1024'] / 100
             r = t['rof_pacxx/1024'] / t['rof_pacxxgraph/1024']
-            out.append(('ROF at 1024^2 (launch-bound) >= 1.3x the direct launches', 'rof (graph, 1024)',
-                        'yes' if r >= 1.3 else 'NO', '%.2fx (%.4f ms an iteration)' % (
-                            r, t['rof_pacxxgraph/1024'] / 100)))
+            out.append(('ROF at 1024^2 (launch-bound) >= 1.3x the 0.017 ms an iteration of the issue',
+                        'rof (graph, 1024)', 'yes' if ms <= 0.017 / 1.3 else 'NO',
+                        '%.2fx (%.4f ms an iteration; %.2fx this run\'s direct launches)' % (
+                            0.017 / ms, ms, r)))
         if 'rof_pacxx/4096' in t and 'rof_cuda/4096' in t:
             r = t['rof_pacxx/4096'] / t['rof_cuda/4096']
             out.append(('ROF at 4096^2 within 1.02x of the hand-fused CUDA', 'rof (4096)',

@@ -37,7 +37,7 @@ import report_dist  # noqa: E402
 RESULTS = os.path.join(HERE, 'results')
 # The programs whose JSON is a run, and the report that reads it.
 STL_PROGRAMS = {'reductions', 'scan', 'compaction', 'bykey', 'sort', 'segmented', 'shapes', 'nbody',
-                'thrust_parity', 'canny', 'fluids'}
+                'thrust_parity', 'random', 'canny', 'fluids'}
 # Folders that hold A/B comparisons and experiments, not runs of the benchmarks.
 NOT_RUNS = re.compile(r'/(ab|layout|pairs|interleaved)/')
 
@@ -111,9 +111,14 @@ def stl_goals(all_runs, rows, missing):
         by_run[(date, rel)].add(fam)
     for (date, rel), fams in sorted(by_run.items()):
         t, _ = report_stl.load_all([os.path.join(RESULTS, rel)])
-        t = {k: v for k, v in t.items() if k[0] in fams}
+        # A goal against another family (top_k against sort_whole) takes that family from
+        # the same run; its own rows come from its newest run.
+        beside = {b for (f, _, b, _, _, _, _) in report_stl.AGAINST if f in fams}
+        t = {k: v for k, v in t.items() if k[0] in fams or k[0] in beside}
         with_goal = set()
         for goal, fam, met, worst in goal_rows(report_stl.goals(t)):
+            if fam not in fams:
+                continue
             with_goal.add(fam)
             plot = plot_for(rel, ['stl_%s.png' % fam])
             rows.append((goal, fam, met, worst, rel, date, plot))
@@ -307,6 +312,7 @@ def draw_missing(missing):
                     b = t.get((fam, base), {}).get(n)
                     if b:
                         pts['over ' + base].append((n, b['real_time'] / t[(fam, 'pacxx')][n]['real_time']))
+            pts.update(report_stl.against_pts(t, fam))  # top_k, nth_element against the whole sort
             if pts:
                 report.plot(plt, pts, 'pacxx speedup', fam, os.path.join(out_dir, 'stl_%s.png' % fam))
                 print('drew', os.path.join(os.path.dirname(rel), 'stl_%s.png' % fam))

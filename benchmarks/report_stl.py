@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The parallel STL's results (issues 9 and 10): reads the Google Benchmark JSON of the
-programs scan, reductions, compaction, bykey and sort (any of them), and writes parallel_stl.md into
+"""The parallel STL's results (issues 9 and 10, and the families of issues 35 and 38): reads
+the Google Benchmark JSON of the programs scan, reductions, compaction, bykey, sort,
+thrust_parity, random, ... (any of them), and writes parallel_stl.md into
 the results directory: the goals table (checked size by size), one table per family
 with pacxx beside CUB and Thrust, and one PNG per family of pacxx's speedup over CUB.
 
 Benchmark names are '<family>_<variant>/<n>/real_time', variant the last '_' part:
-pacxx, cub, thrust (or cuda)."""
+pacxx, cub, thrust (or cuda, curand; top_k's are pacxx<K>)."""
 import collections, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -77,7 +78,34 @@ GOALS = [
     (r'set_union', 'thrust', 1.0, 0, 'set_union >= Thrust'),
     (r'set_difference', 'thrust', 1.0, 0, 'set_difference >= Thrust'),
     (r'set_symmetric_difference', 'thrust', 1.0, 0, 'set_symmetric_difference >= Thrust'),
+    # Issue 38 (random numbers; benchmarks/random.cpp): bytes are the 4n output bytes.
+    (r'random_uniform', 'curand', 0.95, 0, 'random_uniform fused into a reduce >= 0.95x cuRAND Philox generating into memory'),
+    (r'random_engine', 'thrust', 10.0, 0, 'default_random_engine with discard >= 10x Thrust\'s engine + discard per element'),
 ]
+
+# Goals against another family at one size: (family, variant, baseline family, baseline
+# variant, bound, size, what the issue asks); the ratio is the baseline's time over the
+# variant's. Issue 38: top_k and nth_element (benchmarks/thrust_parity.cpp) against
+# sorting the whole array with gpu::sort, at 2^26 floats. Its "and >= CUB's top-k where
+# the toolkit has it" has no row: CUDA 13's CUB has no DeviceTopK.
+AGAINST = [
+    ('top_k', 'pacxx<%d>' % k, 'sort_whole', 'pacxx', 2.0, 1 << 26,
+     'top_k (k = %d) of 2^26 floats >= 2x gpu::sort of the whole array' % k) for k in (1, 100, 10000)
+] + [
+    ('nth_element', 'pacxx', 'sort_whole', 'pacxx', 2.0, 1 << 26,
+     'nth_element of 2^26 floats >= 2x gpu::sort of the whole array'),
+]
+
+def against_pts(t, family):
+    """{label: [(n, baseline time / variant time)]} of family's AGAINST goals, every size
+    both were measured at (for the plots)."""
+    out = {}
+    for fam, var, bfam, bvar, _, _, _ in AGAINST:
+        a, b = t.get((fam, var), {}), t.get((bfam, bvar), {})
+        pts = [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b]
+        if fam == family and pts:
+            out['%s over %s_%s' % (var, bfam, bvar)] = pts
+    return out
 
 def ratio_pts(t, family, base, min_n):
     if base.startswith('bw:'):  # bandwidth (bytes per second) against the baseline's
@@ -100,6 +128,13 @@ def goals(t):
             worst = min(pts, key=lambda p: p[1])
             out.append('| %s | %s | %s | %.2f (2^%d) |' % (label, fam, 'yes' if worst[1] >= bound else 'NO',
                                                           worst[1], worst[0].bit_length() - 1))
+    # Against another family at one size; no row where either was not measured at it.
+    for fam, var, bfam, bvar, bound, size, label in AGAINST:
+        a, b = t.get((fam, var), {}).get(size), t.get((bfam, bvar), {}).get(size)
+        if a and b:
+            r = b['real_time'] / a['real_time']
+            out.append('| %s | %s | %s | %.2f (2^%d) |' % (label, fam, 'yes' if r >= bound else 'NO', r,
+                                                          size.bit_length() - 1))
     # Bandwidth goals against the sum reduction (reductions program).
     sum_runs = t.get(('sum', 'pacxx'), {})
     for fam in ['count_if', 'min_element', 'any_of']:
@@ -135,16 +170,19 @@ def main(out_dir, paths):
     for fam in sorted({f for (f, _) in t}):
         variants = sorted(v for (f, v) in t if f == fam)
         sizes = sorted({n for v in variants for n in t[(fam, v)]})
+        # cuRAND (random_uniform) is the one other library a family is measured against.
+        bases = ['cub', 'thrust'] + [v for v in ['curand'] if v in variants]
         lines += ['## %s' % fam, '', '| n | ' + ' | '.join('%s µs' % v for v in variants) +
-                  ' | pacxx speedup over cub | over thrust |', '|' + '---|' * (len(variants) + 3)]
+                  ' | pacxx speedup over %s |' % ' | over '.join(bases), '|' + '---|' * (len(variants) + 1 + len(bases))]
         pts = collections.defaultdict(list)
+        pts.update(against_pts(t, fam))
         for n in sizes:
             row = ['2^%d' % (n.bit_length() - 1)]
             for v in variants:
                 b = t[(fam, v)].get(n)
                 row.append('%.1f' % b['real_time'] if b else '-')
             p = t.get((fam, 'pacxx'), {}).get(n)
-            for base in ['cub', 'thrust']:
+            for base in bases:
                 b = t.get((fam, base), {}).get(n)
                 if p and b:
                     s = b['real_time'] / p['real_time']

@@ -23,7 +23,7 @@ export PACXX_BENCH_DEVICE="$(nvidia-smi --query-gpu=name,driver_version --format
 # PACXX_BENCH_ONLY=cuda only stl_vs_cuda, staging on/off and the JIT overhead (report.py);
 # PACXX_BENCH_ONLY=gemm only gemm and gemv against cuBLAS (issue 36).
 only="${PACXX_BENCH_ONLY:-}"
-progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented thrust_parity}"
+progs="${PACXX_BENCH_PROGS:-scan reductions compaction bykey sort segmented thrust_parity random}"
 common=(--benchmark_repetitions=$reps --benchmark_report_aggregates_only=true --benchmark_min_time=${PACXX_BENCH_MIN_TIME:-0.1})
 # PACXX_BENCH_ONLY=launches: only the launch-cost program (issue 37: direct, captured
 # and replayed, raw CUDA launches and a raw CUDA graph; fixed-point loops), its JSON.
