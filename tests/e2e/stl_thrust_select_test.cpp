@@ -261,7 +261,7 @@ TYPED_TEST(TopK, LargestKWithIndicesMatchesStableSort) {
     // Many ties (values in [-500, 500]) and, for signed types, negatives.
     const std::vector<T> h = values<T>(n, n + 21, std::is_signed<T>::value ? -500 : 0, 500);
     gpu::vector<T> x = gpu::copy(h);
-    for (std::size_t k : {std::size_t(0), std::size_t(7), n}) {
+    for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(7), n}) {
       if (k > n)
         continue;
       const auto want = host_top_k(h, k, std::greater<>{});
@@ -289,9 +289,8 @@ TEST(TopK, SmallestViewsUserOrderErrorsAndLaunches) {
   std::vector<float> got = gpu::copy(out);
   std::reverse(got.begin(), got.end());
   ASSERT_EQ(got, want.first);
-  // Launches of a radix select of 32-bit keys (2^20 + 3 of them): 4 digits of (fill,
-  // histogram); no keys before the largest, so one compaction (clear, pass) of the keys
-  // equal to it; no sort for k = 1; the copy to out.
+  // k = 1 is gpu::min_element over the keys' bits (one launch), the element and its
+  // position taken by a transform of one (one), and the copy to out (one): no select.
   const std::size_t n = big;
   const std::vector<float> h = pacxx_test::random_floats(n, 10, -1000.0f, 1000.0f);
   gpu::vector<float> x = gpu::copy(h);
@@ -299,8 +298,19 @@ TEST(TopK, SmallestViewsUserOrderErrorsAndLaunches) {
   pacxx::synchronize();
   pacxx::reset_stats();
   gpu::top_k(x, 1, v1);
-  EXPECT_EQ(pacxx_test::counts().kernel_launches, 4u * 2 + 2 + 1);
+  EXPECT_EQ(pacxx_test::counts().kernel_launches, 3u);
   EXPECT_EQ(static_cast<float>(v1[0]), *std::max_element(h.begin(), h.end()));
+  // k > 1, 32-bit keys: the state's counters zeroed (a fill), 3 digits of (histogram,
+  // pick), one compaction (clear, pass) of the keys up to the selected one, their sort
+  // and the copy to out.
+  gpu::vector<float> v100(100);
+  pacxx::synchronize();
+  pacxx::reset_stats();
+  gpu::top_k(x, 100, v100);
+  const std::size_t select_launches = 1 + 3 * 2 + 2;
+  EXPECT_GT(pacxx_test::counts().kernel_launches, select_launches);
+  const auto want100 = host_top_k(h, 100, std::greater<>{});
+  ASSERT_EQ(gpu::copy(v100), want100.first);
   // A user order: sorted whole, cut.
   const std::vector<Item> hi = values<Item>(prime, 4, 0, 50);
   gpu::vector<Item> xi = gpu::copy(hi), oi(10);
@@ -313,6 +323,27 @@ TEST(TopK, SmallestViewsUserOrderErrorsAndLaunches) {
   // Errors.
   EXPECT_THROW(gpu::top_k(x, n + 1, v1), pacxx::error);
   EXPECT_THROW(gpu::top_k(x, 2, v1), pacxx::error);
+}
+
+// The k-th key with far more copies than k (values 0..3 over 2^20 + 3 keys): the keys
+// before it and its first copies in input order, by two compactions (selection.hpp's
+// select_tie_slack), as the stable sort gives them.
+TEST(TopK, ManyCopiesOfTheKthKeyKeepInputOrder) {
+  const std::size_t n = big;
+  const std::vector<int> h = values<int>(n, 77, 0, 3);
+  gpu::vector<int> x = gpu::copy(h);
+  for (std::size_t k : {std::size_t(2), std::size_t(1000)}) {
+    gpu::vector<int> vals(k);
+    gpu::vector<std::size_t> idx(k);
+    gpu::top_k(x, k, vals, idx);
+    const auto want = host_top_k(h, k, std::greater<>{});
+    ASSERT_EQ(gpu::copy(vals), want.first) << "k = " << k;
+    ASSERT_EQ(gpu::copy(idx), want.second) << "k = " << k;
+    gpu::top_k(x, k, vals, idx, std::less<>{});
+    const auto least = host_top_k(h, k, std::less<>{});
+    ASSERT_EQ(gpu::copy(vals), least.first) << "k = " << k;
+    ASSERT_EQ(gpu::copy(idx), least.second) << "k = " << k;
+  }
 }
 
 // ---- nth_element, partial_sort -----------------------------------------------------------

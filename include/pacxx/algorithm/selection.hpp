@@ -16,13 +16,13 @@
 //
 // Arithmetic keys with std::less / std::greater (comparators that are radix orders, as
 // gpu::sort's) are selected by radix select, not sorted: the key with the wanted rank is
-// found one 8-bit digit at a time from the top, each digit by a 256-bin histogram of the
-// keys that share the digits found so far (gpu::histogram_even over a digit view: two
-// launches and 2 KiB read back per digit, 4 digits for 32-bit keys, 8 for 64-bit), so
-// the counts of keys before, at and after it are known exactly; then
-//   top_k         compacts the keys before it and the first ones equal to it (two
-//                 compactions: tile clear and pass each), then sorts the k results
-//                 (a radix sort by key of k elements, skipped for k = 1);
+// found one 11-bit digit at a time from the top, each digit by a histogram of the keys
+// that share the digits found so far and a one-block launch that picks the digit, the
+// state kept on the device (3 passes and one read-back for 32-bit keys, 6 for 64-bit),
+// so the counts of keys before, at and after it are known exactly; then
+//   top_k         k = 1: gpu::min_element over the keys' bits (one pass, no select);
+//                 else one compaction of the keys up to the selected one (tile clear and
+//                 pass), a stable radix sort by key of those and a copy of the first k;
 //   nth_element   three-way partitions v around it (pacxx/algorithm/partition_three_way.hpp);
 //   partial_sort  is nth_element for rank k - 1, then a sort of the first k.
 // Any other comparator (user structs, user orders) sorts the whole range (stable merge
@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <range/v3/view/iota.hpp>
+#include <range/v3/view/slice.hpp>
 #include <range/v3/view/transform.hpp>
 #include <range/v3/view/zip.hpp>
 
@@ -44,11 +45,14 @@
 #include "pacxx/algorithm/copy.hpp"
 #include "pacxx/algorithm/copy_if.hpp"
 #include "pacxx/algorithm/histogram.hpp"
+#include "pacxx/algorithm/min_element.hpp"
 #include "pacxx/algorithm/partition_three_way.hpp"
 #include "pacxx/algorithm/sort.hpp"
 #include "pacxx/algorithm/transform.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
+#include "pacxx/kernel.hpp"
+#include "pacxx/shared_memory.hpp"
 #include "pacxx/tools.hpp"
 #include "pacxx/vector.hpp"
 
@@ -64,45 +68,103 @@ template <class K, int Order> struct select_bits {
   }
 };
 
-// Digit of the bits at `shift` for keys whose bits under `mask` are `prefix`; 256 (no
-// bin) for the others.
-template <class K, int Order> struct select_digit {
-  using B = typename select_bits<K, Order>::B;
-  B prefix, mask;
-  unsigned shift;
-  unsigned operator()(const K &k) const {
-    const B b = select_bits<K, Order>{}(k);
-    return (b & mask) == prefix ? static_cast<unsigned>(b >> shift) & 255u : 256u;
-  }
-};
-
 // The selected key's bits and the numbers of keys before it and equal to it.
 template <class B> struct radix_selection {
   B bits;
   std::size_t before, equal;
 };
 
-// The bits of the key of rank r (0-based, in comp's order) among the n elements of the
-// device view src: one histogram per 8-bit digit, top digit first.
-template <class K, int Order, class V>
-radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, std::size_t r) {
+// The radix select's state on the device, one word each (the bits as unsigned long long):
+// the bits found so far, the mask of the digits found, the rank still to find among the
+// keys that share them, the keys before them, and the keys that share them.
+enum select_word { sel_prefix, sel_mask, sel_rank, sel_before, sel_equal, sel_words };
+
+// The digit (`bins` bins from bit `shift`) of a key whose found digits are the state's;
+// `bins` (no bin) for the others. Reads the state on the device, so a digit's histogram
+// needs nothing from the host (the state stays in L1/L2: two words every block reads).
+template <class K, int Order> struct select_digit {
   using B = typename select_bits<K, Order>::B;
-  B prefix = 0, mask = 0;
-  std::size_t before = 0, equal = 0;
-  for (int shift = int(sizeof(B) * 8) - 8; shift >= 0; shift -= 8) {
-    const select_digit<K, Order> digit{prefix, mask, static_cast<unsigned>(shift)};
-    const std::vector<unsigned long long> h =
-        gpu::copy(gpu::histogram_even(src | ranges::views::transform(digit), 256, 0u, 256u));
-    unsigned d = 0;
-    for (; d < 255u && r >= h[d]; ++d) { // rank r is in bin d (the last bin, if not before)
-      r -= h[d];
-      before += h[d];
-    }
-    equal = h[d];
-    prefix = B(prefix | (B(d) << shift));
-    mask = B(mask | (B(255u) << shift));
+  const unsigned long long *state;
+  unsigned shift;
+  unsigned operator()(const K &k, unsigned bins) const {
+    const B b = select_bits<K, Order>{}(k);
+    const B prefix = B(state[sel_prefix]), mask = B(state[sel_mask]);
+    return (b & mask) == prefix ? static_cast<unsigned>(b >> shift) & (bins - 1u) : bins;
   }
-  return {prefix, before, equal};
+};
+
+// Finds the bin of the state's rank in the histogram h (bins counters), adds its digit to
+// the state and zeroes h for the next digit: one block, each thread sums a run of bins,
+// the first thread walks the sums, then the run that holds the rank.
+template <unsigned Block> struct select_bin {
+  unsigned shift;
+  void operator()(unsigned long long *h, unsigned long long *state, unsigned bins) const {
+    using U = unsigned long long;
+    U *sums = pacxx::dynamic_shared_memory<U>();
+    const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+    const unsigned per = (bins + Block - 1u) / Block;
+    const unsigned first = l * per < bins ? l * per : bins;
+    const unsigned last = first + per < bins ? first + per : bins;
+    U sum = 0;
+    for (unsigned b = first; b < last; ++b)
+      sum += h[b];
+    sums[l] = sum;
+    pacxx::barrier();
+    if (l == 0) {
+      U r = state[sel_rank], before = state[sel_before];
+      unsigned run = 0;
+      for (; run + 1u < Block && r >= sums[run]; ++run) { // the rank is in this run (or the last)
+        r -= sums[run];
+        before += sums[run];
+      }
+      const unsigned lo = run * per < bins ? run * per : bins;
+      const unsigned hi = lo + per < bins ? lo + per : bins;
+      unsigned d = lo;
+      for (; d + 1u < hi && r >= h[d]; ++d) {
+        r -= h[d];
+        before += h[d];
+      }
+      state[sel_rank] = r;
+      state[sel_before] = before;
+      state[sel_equal] = h[d];
+      state[sel_prefix] |= U(d) << shift;
+      state[sel_mask] |= U(bins - 1u) << shift;
+    }
+    pacxx::barrier();
+    for (unsigned b = first; b < last; ++b)
+      h[b] = 0;
+  }
+};
+
+// The bits of the key of rank r (0-based, in comp's order) among the n elements of the
+// device view src, and the numbers of keys before it and equal to it: one histogram per
+// digit of 11 bits, top digit first (3 passes over 32-bit keys, 6 over 64-bit), each
+// followed by a one-block launch that picks the digit on the device; the state is read
+// back once at the end. (Before: 8-bit digits through gpu::histogram_even with the state
+// on the host, 4 passes and 4 read-backs for 32-bit keys; top_k of 2^24 floats took 500 us
+// on the H200, more than gpu::sort's 469: benchmarks/results/2026-11-27-h200-thrust-parity.)
+template <class K, int Order, class V>
+radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, std::size_t n,
+                                                                 std::size_t r) {
+  using B = typename select_bits<K, Order>::B;
+  using U = unsigned long long;
+  using P = pacxx::policy::histogram;
+  constexpr unsigned digit_bits = 11, block = 256;
+  std::vector<U> init(sel_words, U(0));
+  init[sel_rank] = r;
+  init[sel_equal] = n;
+  gpu::vector<U> state = gpu::copy(init);
+  gpu::vector<U> h(std::size_t(1) << digit_bits, U(0));
+  for (int top = int(sizeof(B) * 8); top > 0; top -= int(digit_bits)) {
+    const unsigned width = top < int(digit_bits) ? unsigned(top) : digit_bits;
+    const unsigned shift = unsigned(top) - width, bins = 1u << width;
+    histogram_with<P, K>(src, n, bins, select_digit<K, Order>{state.data(), shift}, h.data());
+    pacxx::kernel(
+        [shift](U *counts, U *words, unsigned nbins) { select_bin<block>{shift}(counts, words, nbins); },
+        pacxx::launch_config{{1}, {block}, block * sizeof(U)})(h.data(), state.data(), bins);
+  }
+  const std::vector<U> s = gpu::copy(state);
+  return {B(s[sel_prefix]), std::size_t(s[sel_before]), std::size_t(s[sel_equal])};
 }
 
 // Tests of a key against the selected bits: before it, equal to it.
@@ -113,6 +175,10 @@ template <class K, int Order, class B> struct bits_before {
 template <class K, int Order, class B> struct bits_equal {
   B bits;
   bool operator()(const K &k) const { return select_bits<K, Order>{}(k) == bits; }
+};
+template <class K, int Order, class B> struct bits_through {
+  B bits;
+  bool operator()(const K &k) const { return select_bits<K, Order>{}(k) <= bits; }
 };
 // The same on (key, index) pairs.
 template <class Test> struct on_first {
@@ -139,14 +205,38 @@ using radix_selectable = std::integral_constant<bool, pacxx::agent::is_radix_key
                                                           radix_order_t<C, K>::value != 0>;
 
 // top_k into the new vectors vals and idx (k elements each), sorted by comp.
+//   k = 1: the first smallest key bits (gpu::min_element over the bits: one pass).
+//   else:  radix_select finds the k-th key; one compaction (in input order) takes every key
+//          up to it, then a stable sort by key of those orders them, ties in input order,
+//          and the first k are the result. Where the k-th key has many copies (more than
+//          select_tie_slack beyond k) the keys before it and the first copies are taken by
+//          two compactions instead, so the sort stays at k elements.
+constexpr std::size_t select_tie_slack = std::size_t(1) << 16;
 template <class K, class Comp, class V>
 void top_k_into(const char *name, const V &src, std::size_t n, std::size_t k, vector<K> &vals,
                 vector<std::size_t> &idx, Comp comp, std::true_type /*radix*/) {
   constexpr int Order = radix_order_t<Comp, K>::value;
   using B = typename select_bits<K, Order>::B;
-  const radix_selection<B> s = radix_select<K, Order>(src, k - 1);
   auto pairs = ranges::views::zip(src, ranges::views::iota(std::size_t(0), n));
   auto out = ranges::views::zip(pacxx::detail::device_view(vals), pacxx::detail::device_view(idx));
+  if (k == 1) {
+    const std::size_t i = gpu::min_element(src | ranges::views::transform(select_bits<K, Order>{}));
+    gpu::transform(pairs | ranges::views::slice(i, i + 1), out, identity{});
+    return;
+  }
+  const radix_selection<B> s = radix_select<K, Order>(src, n, k - 1);
+  const std::size_t through = s.before + s.equal;
+  if (through - k <= select_tie_slack) {
+    vector<K> cv(through);
+    vector<std::size_t> ci(through);
+    compact_known(
+        name, pairs, n, select_if<on_first<bits_through<K, Order, B>>>{{{s.bits}}},
+        ranges::views::zip(pacxx::detail::device_view(cv), pacxx::detail::device_view(ci)));
+    gpu::sort_by_key(cv, ci, comp);
+    pacxx::detail::copy_on_device(vals.data(), cv.data(), k * sizeof(K));
+    pacxx::detail::copy_on_device(idx.data(), ci.data(), k * sizeof(std::size_t));
+    return;
+  }
   if (s.before > 0)
     compact_known(name, pairs, n, select_if<on_first<bits_before<K, Order, B>>>{{{s.bits}}}, out);
   const std::size_t need = k - s.before;
@@ -159,8 +249,7 @@ void top_k_into(const char *name, const V &src, std::size_t n, std::size_t k, ve
       ranges::views::zip(pacxx::detail::device_view(eq_vals), pacxx::detail::device_view(eq_idx)));
   pacxx::detail::copy_on_device(vals.data() + s.before, eq_vals.data(), need * sizeof(K));
   pacxx::detail::copy_on_device(idx.data() + s.before, eq_idx.data(), need * sizeof(std::size_t));
-  if (k > 1)
-    gpu::sort_by_key(vals, idx, comp);
+  gpu::sort_by_key(vals, idx, comp);
 }
 template <class K, class Comp, class V>
 void top_k_into(const char *, const V &src, std::size_t n, std::size_t k, vector<K> &vals,
@@ -216,13 +305,12 @@ void nth_element_impl(const char *name, vector<T> &v, std::size_t nth, Comp, std
   const std::size_t n = v.size();
   vector<T> copy(v); // a device copy, no launch
   auto src = pacxx::detail::device_view(copy);
-  const radix_selection<B> s = radix_select<T, Order>(src, nth);
+  const radix_selection<B> s = radix_select<T, Order>(src, n, nth);
   auto dst = pacxx::detail::device_view(v);
   partition_three_way_into(name, src, dst | ranges::views::take(s.before),
                            dst | ranges::views::slice(s.before, s.before + s.equal),
                            dst | ranges::views::drop(s.before + s.equal),
                            bits_before<T, Order, B>{s.bits}, bits_equal<T, Order, B>{s.bits}, true);
-  (void)n;
 }
 
 template <class T> void check_rank(const char *name, const vector<T> &v, std::size_t r) {
