@@ -224,19 +224,31 @@ def tuning_goals(all_runs, rows, missing):
 
 
 def dist_goals(all_runs, rows, missing):
-    """Issue 39: the newest folder with dist-np<N>-<transport>.json runs (report_dist.py)."""
+    """Issue 39: each goal from the newest folder of dist-np<N>-<transport>.json runs that
+    measures it (report_dist.py): a run of only ROF's strong scaling leaves the weak
+    scaling, halo and all-reduce goals to the run that has them."""
     folders = sorted({os.path.dirname(os.path.relpath(p, RESULTS)) for p in
                       glob.glob(os.path.join(RESULTS, '**', 'dist-np*-*.json'), recursive=True)})
-    if not folders:
-        return
-    rel = max(folders, key=lambda d: report_dist.date_of(os.path.join(RESULTS, d)))
-    date = report_dist.date_of(os.path.join(RESULTS, rel))
-    plot = plot_for(os.path.join(rel, 'dist-np1-nccl.json'), ['dist.png'])
-    if not plot:
-        missing.append((os.path.join(rel, 'dist-np1-nccl.json'), 'dist', 'dist'))
-    for goal, fam, met, measured in report_dist.dist_goals(os.path.join(RESULTS, rel)):
-        rows.append((goal, fam, met, measured, os.path.join(rel, 'dist-np4-nccl.json'), date,
-                     plot))
+    newest = {}  # goal -> (date, folder, row)
+    for rel in folders:
+        date = report_dist.date_of(os.path.join(RESULTS, rel))
+        for row in report_dist.dist_goals(os.path.join(RESULTS, rel)):
+            if row[0] not in newest or (date, rel) > newest[row[0]][:2]:
+                newest[row[0]] = (date, rel, row)
+    order = []
+    for date, rel, row in sorted(newest.values(), key=lambda v: (v[1], v[2][0])):
+        if rel not in order:
+            order.append(rel)
+    for rel in order:
+        plot = plot_for(os.path.join(rel, 'dist-np1-nccl.json'), ['dist.png'])
+        if not plot:
+            missing.append((os.path.join(rel, 'dist-np1-nccl.json'), 'dist', 'dist'))
+        nps = sorted(int(os.path.basename(p)[len('dist-np'):].split('-')[0]) for p in
+                     glob.glob(os.path.join(RESULTS, rel, 'dist-np*-nccl.json')))
+        run = os.path.join(rel, 'dist-np%d-nccl.json' % (nps[-1] if nps else 1))
+        for date, r, (goal, fam, met, measured) in sorted(newest.values(), key=lambda v: v[2][0]):
+            if r == rel:
+                rows.append((goal, fam, met, measured, run, date, plot))
 
 
 def link(path):
