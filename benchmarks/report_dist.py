@@ -202,6 +202,23 @@ def main(folder):
         return
     w = weak(runs)
     if not w:
+        # A run of ROF's strong scaling only (gpu-dist.sh with ROF_ONLY=1): its plot.
+        st = strong(runs)
+        if not st:
+            return
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for side in sorted(st):
+            nps = sorted(st[side])
+            ax.plot(nps, [st[side][n][0] for n in nps], marker='o', label='ROF %d^2' % side)
+        top = max(n for side in st for n in st[side])
+        ax.plot([1, top], [1, top], color='grey', lw=0.5, label='linear')
+        ax.set_xlabel('GPUs (one process each)')
+        ax.set_ylabel('speed-up over 1 GPU')
+        ax.set_title('gpu::dist ROF strong scaling (NCCL)')
+        ax.set_xticks(sorted({n for side in st for n in st[side]}))
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, 'dist.png'), dpi=110)
         return
     fig, ax = plt.subplots(figsize=(6, 4))
     for op in sorted(w):
