@@ -145,7 +145,7 @@ template <unsigned Block> struct select_bin {
 // on the H200, more than gpu::sort's 469: benchmarks/results/2026-11-27-h200-thrust-parity.)
 template <class K, int Order, class V>
 radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, std::size_t n,
-                                                                 std::size_t r) {
+                                                                std::size_t r) {
   using B = typename select_bits<K, Order>::B;
   using U = unsigned long long;
   using P = pacxx::policy::histogram;
@@ -159,9 +159,10 @@ radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, st
     const unsigned width = top < int(digit_bits) ? unsigned(top) : digit_bits;
     const unsigned shift = unsigned(top) - width, bins = 1u << width;
     histogram_with<P, K>(src, n, bins, select_digit<K, Order>{state.data(), shift}, h.data());
-    pacxx::kernel(
-        [shift](U *counts, U *words, unsigned nbins) { select_bin<block>{shift}(counts, words, nbins); },
-        pacxx::launch_config{{1}, {block}, block * sizeof(U)})(h.data(), state.data(), bins);
+    pacxx::kernel([shift](U *counts, U *words,
+                          unsigned nbins) { select_bin<block>{shift}(counts, words, nbins); },
+                  pacxx::launch_config{{1}, {block}, block * sizeof(U)})(h.data(), state.data(),
+                                                                         bins);
   }
   const std::vector<U> s = gpu::copy(state);
   return {B(s[sel_prefix]), std::size_t(s[sel_before]), std::size_t(s[sel_equal])};

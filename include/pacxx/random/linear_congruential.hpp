@@ -29,9 +29,7 @@ template <std::uint32_t A, std::uint32_t M> class multiplicative_congruential_en
   static constexpr std::uint32_t mul(std::uint64_t a, std::uint64_t b) {
     return M == 2147483647u ? fold(fold(a * b)) : static_cast<std::uint32_t>(a * b % M);
   }
-  static constexpr std::uint64_t fold(std::uint64_t p) {
-    return (p & 2147483647u) + (p >> 31);
-  }
+  static constexpr std::uint64_t fold(std::uint64_t p) { return (p & 2147483647u) + (p >> 31); }
   static constexpr std::uint32_t reduce(std::uint64_t r) {
     return static_cast<std::uint32_t>(r >= M ? r - M : r);
   }
