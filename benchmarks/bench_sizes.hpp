@@ -17,4 +17,20 @@ inline void sizes(benchmark::internal::Benchmark *b) {
   b->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 
+// Times run(d) on the inputs d (d.n elements) after one checked call: where ok(d, result)
+// is false the benchmark is an error and nothing is timed. bytes_of_n bytes a call; d.n as
+// the counter "n".
+template <class Data, class Run, class Check>
+void measure_checked(benchmark::State &state, Data &d, Run run, Check ok, double bytes_of_n) {
+  if (!ok(d, run(d)))
+    return state.SkipWithError("wrong result");
+  for (auto _ : state)
+    benchmark::DoNotOptimize(run(d));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes_of_n));
+  state.counters["n"] = static_cast<double>(d.n);
+}
+
+// The benchmark's size argument.
+inline double n_of(benchmark::State &state) { return static_cast<double>(state.range(0)); }
+
 } // namespace pacxx_bench

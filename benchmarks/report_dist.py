@@ -201,38 +201,36 @@ def main(folder):
     except ImportError:
         return
     w = weak(runs)
-    if not w:
-        # A run of ROF's strong scaling only (gpu-dist.sh with ROF_ONLY=1): its plot.
-        st = strong(runs)
-        if not st:
-            return
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for side in sorted(st):
-            nps = sorted(st[side])
-            ax.plot(nps, [st[side][n][0] for n in nps], marker='o', label='ROF %d^2' % side)
-        top = max(n for side in st for n in st[side])
-        ax.plot([1, top], [1, top], color='grey', lw=0.5, label='linear')
-        ax.set_xlabel('GPUs (one process each)')
-        ax.set_ylabel('speed-up over 1 GPU')
-        ax.set_title('gpu::dist ROF strong scaling (NCCL)')
-        ax.set_xticks(sorted({n for side in st for n in st[side]}))
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(folder, 'dist.png'), dpi=110)
+    if w:
+        plot(plt, folder, {op: {n: w[op][n] for n in w[op]} for op in w}, 1.0,
+             'weak-scaling efficiency', 'gpu::dist, 2^28 floats per GPU (NCCL)')
         return
+    # A run of ROF's strong scaling only (gpu-dist.sh with ROF_ONLY=1): its plot.
+    st = strong(runs)
+    if st:
+        plot(plt, folder, {'ROF %d^2' % side: {n: st[side][n][0] for n in st[side]}
+                           for side in st}, None, 'speed-up over 1 GPU',
+             'gpu::dist ROF strong scaling (NCCL)')
+
+
+def plot(plt, folder, series, level, ylabel, title):
+    """dist.png: one line of {GPUs: value} per label; level a grey line (None: linear)."""
     fig, ax = plt.subplots(figsize=(6, 4))
-    for op in sorted(w):
-        nps = sorted(w[op])
-        ax.plot(nps, [w[op][n] for n in nps], marker='o', label=op)
-    ax.axhline(1.0, color='grey', lw=0.5)
+    for label in sorted(series):
+        nps = sorted(series[label])
+        ax.plot(nps, [series[label][n] for n in nps], marker='o', label=label)
+    ticks = sorted({n for label in series for n in series[label]})
+    if level is None:
+        ax.plot([1, ticks[-1]], [1, ticks[-1]], color='grey', lw=0.5, label='linear')
+    else:
+        ax.axhline(level, color='grey', lw=0.5)
     ax.set_xlabel('GPUs (one process each)')
-    ax.set_ylabel('weak-scaling efficiency')
-    ax.set_title('gpu::dist, 2^28 floats per GPU (NCCL)')
-    ax.set_xticks(sorted({n for op in w for n in w[op]}))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.set_xticks(ticks)
     ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(folder, 'dist.png'), dpi=110)
-
 
 if __name__ == '__main__':
     if len(sys.argv) != 2:

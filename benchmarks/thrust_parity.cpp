@@ -121,15 +121,10 @@ template <class T> bool same(const gpu::vector<T> &d, const std::vector<T> &h, s
 
 template <class Run, class Check>
 void measure(benchmark::State &state, Run run, Check ok, double bytes_of_n) {
-  inputs &d = data(static_cast<std::size_t>(state.range(0)));
-  if (!ok(d, run(d)))
-    return state.SkipWithError("wrong result");
-  for (auto _ : state)
-    benchmark::DoNotOptimize(run(d));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes_of_n));
-  state.counters["n"] = static_cast<double>(d.n);
+  pacxx_bench::measure_checked(state, data(static_cast<std::size_t>(state.range(0))), run, ok,
+                               bytes_of_n);
 }
-double n_of(benchmark::State &state) { return static_cast<double>(state.range(0)); }
+using pacxx_bench::n_of;
 
 // ---- adjacent_difference
 bool diff_ok(inputs &d, int) { return same(d.out_f, d.h_diff, d.n); }
