@@ -9,7 +9,8 @@
 //                   span = b - a + 1 at most 2^32: for spans far below R nearly uniform
 //                   (bias below span / R)
 //   uniform_real    a + (b - a) * u, u in [0, 1): the top 24 bits of a 32-bit engine for
-//                   float, else r / R in double; never b
+//                   float, r * (1 / R) in float for a float from a narrower engine (the
+//                   minstd engines), else r / R in double; never b
 //   normal          Box-Muller, two uniform draws per number (the cosine branch)
 #pragma once
 #include <cmath>
@@ -30,10 +31,32 @@ template <class T, class E> T canonical(E &e, std::false_type) {
   const T u = T(r / range);
   return u < T(1) ? u : T(0); // a float rounding r / range up to 1
 }
+template <class T, class E> T canonical_float(E &e);
+template <class T, class E> T select_canonical(E &e, std::true_type, std::false_type) {
+  return canonical<T>(e, std::true_type{});
+}
+template <class T, class E> T select_canonical(E &e, std::false_type, std::true_type) {
+  return canonical_float<T>(e);
+}
+template <class T, class E> T select_canonical(E &e, std::false_type, std::false_type) {
+  return canonical<T>(e, std::false_type{});
+}
+// float from an engine of fewer than 32 bits (the minstd engines' 2^31 - 2 values): r
+// converted to float and scaled by the constant 1 / R, in float, where the double
+// division cost a sequence of double operations per draw on the GPU; where the product
+// rounds up to 1 it is 0, as above.
+template <class T, class E> T canonical_float(E &e) {
+  constexpr float scale = float(1.0 / (double(E::max() - E::min()) + 1.0));
+  const float u = float(e() - E::min()) * scale;
+  return u < 1.0f ? u : 0.0f;
+}
 template <class T, class E> T canonical(E &e) {
   using full_32_bits = std::integral_constant<bool, (std::is_same<T, float>::value &&
                                                      E::min() == 0 && E::max() == 0xffffffffu)>;
-  return canonical<T>(e, full_32_bits{});
+  using float_below_32_bits =
+      std::integral_constant<bool, (std::is_same<T, float>::value && !full_32_bits::value &&
+                                    E::max() - E::min() < 0xffffffffu)>;
+  return select_canonical<T>(e, full_32_bits{}, float_below_32_bits{});
 }
 
 } // namespace detail
