@@ -142,7 +142,8 @@ template <unsigned Block> struct select_bin {
 // followed by a one-block launch that picks the digit on the device; the state is read
 // back once at the end. (Before: 8-bit digits through gpu::histogram_even with the state
 // on the host, 4 passes and 4 read-backs for 32-bit keys; top_k of 2^24 floats took 500 us
-// on the H200, more than gpu::sort's 469: benchmarks/results/2026-11-27-h200-thrust-parity.)
+// on the H200 on 2026-11-27, more than gpu::sort's 469; the new figures are in
+// benchmarks/results/2026-11-27-h200-issue-38/topk.)
 template <class K, int Order, class V>
 radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, std::size_t n,
                                                                 std::size_t r) {

@@ -22,41 +22,35 @@ namespace gpu {
 namespace random {
 namespace detail {
 
-// u in [0, 1) from one engine call, in T.
-template <class T, class E> T canonical(E &e, std::true_type /*32 bits, float*/) {
+// u in [0, 1) from one engine call, in T, by the engine's range and T:
+template <int Kind> using canonical_kind = std::integral_constant<int, Kind>;
+// 0: float from a full 32-bit engine: its top 24 bits.
+template <class T, class E> T canonical(E &e, canonical_kind<0>) {
   return T(static_cast<std::uint32_t>(e() - E::min()) >> 8) * T(1.0f / 16777216.0f);
 }
-template <class T, class E> T canonical(E &e, std::false_type) {
-  const double r = double(e() - E::min()), range = double(E::max() - E::min()) + 1.0;
-  const T u = T(r / range);
-  return u < T(1) ? u : T(0); // a float rounding r / range up to 1
-}
-template <class T, class E> T canonical_float(E &e);
-template <class T, class E> T select_canonical(E &e, std::true_type, std::false_type) {
-  return canonical<T>(e, std::true_type{});
-}
-template <class T, class E> T select_canonical(E &e, std::false_type, std::true_type) {
-  return canonical_float<T>(e);
-}
-template <class T, class E> T select_canonical(E &e, std::false_type, std::false_type) {
-  return canonical<T>(e, std::false_type{});
-}
-// float from an engine of fewer than 32 bits (the minstd engines' 2^31 - 2 values): r
-// converted to float and scaled by the constant 1 / R, in float, where the double
-// division cost a sequence of double operations per draw on the GPU; where the product
-// rounds up to 1 it is 0, as above.
-template <class T, class E> T canonical_float(E &e) {
+// 1: float from a narrower engine (the minstd engines' 2^31 - 2 values): r converted to
+// float and scaled by the constant 1 / R, in float, where a double division cost a
+// sequence of double operations per draw on the GPU (engine + discard 516 -> 476 us at
+// 2^26 on the H100, benchmarks/results/2026-11-28-h100-random); a product that rounds up
+// to 1 is 0.
+template <class T, class E> T canonical(E &e, canonical_kind<1>) {
   constexpr float scale = float(1.0 / (double(E::max() - E::min()) + 1.0));
   const float u = float(e() - E::min()) * scale;
   return u < 1.0f ? u : 0.0f;
 }
+// 2: anything else: r / R in double.
+template <class T, class E> T canonical(E &e, canonical_kind<2>) {
+  const double r = double(e() - E::min()), range = double(E::max() - E::min()) + 1.0;
+  const T u = T(r / range);
+  return u < T(1) ? u : T(0); // a float rounding r / range up to 1
+}
 template <class T, class E> T canonical(E &e) {
-  using full_32_bits = std::integral_constant<bool, (std::is_same<T, float>::value &&
-                                                     E::min() == 0 && E::max() == 0xffffffffu)>;
-  using float_below_32_bits =
-      std::integral_constant<bool, (std::is_same<T, float>::value && !full_32_bits::value &&
-                                    E::max() - E::min() < 0xffffffffu)>;
-  return select_canonical<T>(e, full_32_bits{}, float_below_32_bits{});
+  constexpr bool is_float = std::is_same<T, float>::value;
+  constexpr int kind = !is_float                                  ? 2
+                       : E::min() == 0 && E::max() == 0xffffffffu ? 0
+                       : E::max() - E::min() < 0xffffffffu        ? 1
+                                                                  : 2;
+  return canonical<T>(e, canonical_kind<kind>{});
 }
 
 } // namespace detail
