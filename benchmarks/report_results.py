@@ -235,20 +235,18 @@ def dist_goals(all_runs, rows, missing):
         for row in report_dist.dist_goals(os.path.join(RESULTS, rel)):
             if row[0] not in newest or (date, rel) > newest[row[0]][:2]:
                 newest[row[0]] = (date, rel, row)
-    order = []
-    for date, rel, row in sorted(newest.values(), key=lambda v: (v[1], v[2][0])):
-        if rel not in order:
-            order.append(rel)
-    for rel in order:
+    by_folder = collections.defaultdict(list)  # (folder, date) -> its newest goals
+    for date, rel, row in newest.values():
+        by_folder[(rel, date)].append(row)
+    for (rel, date), goal_list in sorted(by_folder.items()):
         plot = plot_for(os.path.join(rel, 'dist-np1-nccl.json'), ['dist.png'])
         if not plot:
             missing.append((os.path.join(rel, 'dist-np1-nccl.json'), 'dist', 'dist'))
         nps = sorted(int(os.path.basename(p)[len('dist-np'):].split('-')[0]) for p in
                      glob.glob(os.path.join(RESULTS, rel, 'dist-np*-nccl.json')))
         run = os.path.join(rel, 'dist-np%d-nccl.json' % (nps[-1] if nps else 1))
-        for date, r, (goal, fam, met, measured) in sorted(newest.values(), key=lambda v: v[2][0]):
-            if r == rel:
-                rows.append((goal, fam, met, measured, run, date, plot))
+        for goal, fam, met, measured in sorted(goal_list):
+            rows.append((goal, fam, met, measured, run, date, plot))
 
 
 def link(path):

@@ -101,9 +101,11 @@ def against_pts(t, family):
     both were measured at (for the plots)."""
     out = {}
     for fam, var, bfam, bvar, _, _, _ in AGAINST:
+        if fam != family:
+            continue
         a, b = t.get((fam, var), {}), t.get((bfam, bvar), {})
         pts = [(n, b[n]['real_time'] / a[n]['real_time']) for n in sorted(a) if n in b]
-        if fam == family and pts:
+        if pts:
             out['%s over %s_%s' % (var, bfam, bvar)] = pts
     return out
 
