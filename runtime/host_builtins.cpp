@@ -42,6 +42,7 @@ void __pacxx_mma_tf32_m16n8k8(float *, const unsigned *, const unsigned *) {
 void __pacxx_mma_bf16_m16n8k16(float *, const unsigned *, const unsigned *) {
   device_only("pacxx::mma_bf16_m16n8k16");
 }
+unsigned __pacxx_pack_bf16x2_rn(float, float) { device_only("pacxx::pack_bf16_rn"); }
 void __pacxx_mma_f64_m8n8k4(double *, const double *, const double *) {
   device_only("pacxx::mma_f64_m8n8k4");
 }

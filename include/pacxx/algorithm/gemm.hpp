@@ -14,11 +14,12 @@
 // read. Extents that do not fit together are a pacxx::error naming the call, thrown
 // before anything runs: C is unchanged. Empty shapes are fine (k == 0 scales C by beta).
 //
-// gemm is CUTLASS's SIMT GEMM in pacxx's parts: blocks of 256 threads own a tile of C
-// (pacxx::policy::gemm: 128 x 128 for large problems, 64 x 64 for small ones), walk k in
-// steps of block_k with A's and B's tiles double-buffered in shared memory
-// (pacxx::block_tile: the next tile's loads in flight during the current tile's
-// arithmetic, one barrier a step), and each thread accumulates a register micro-tile
+// gemm is CUTLASS's SIMT GEMM in pacxx's parts: blocks of 256 threads (128 for the double
+// tile) own a tile of C
+// (pacxx::policy::gemm: 128 x 128 for large problems, 128 x 64 for large problems in
+// doubles, 64 x 64 for small ones), walk k in steps of block_k with A's and B's tiles
+// double-buffered in shared memory (pacxx::block_tile: the next tile's loads in flight during the
+// current tile's arithmetic, one barrier a step), and each thread accumulates a register micro-tile
 // (8 x 8 or 4 x 4) from vector reads of shared memory. Tiles at the edges are padded
 // with zeros on load and masked on store, so every size works (1 x 1, primes). The
 // launch is one kernel; grids stride in y and z past CUDA's 65535 blocks.
@@ -32,18 +33,19 @@
 // included) that is warp mma.sync (pacxx/block/mma.hpp): each warp of the block owns a
 // (block_m / 2) x (block_n / warps * 2) part of C's tile as m16n8 accumulator fragments,
 // fed from the same double-buffered shared tiles (block_k 16, rows padded by 8 floats so
-// a fragment's 32 reads fall in 32 banks), the inputs rounded on their way into shared
-// memory. Elsewhere (OpenCL/PoCL, older CUDA devices) the SIMT kernel above runs on the
-// same rounded inputs: the same products, summed in FP32 in another order. The
-// precision is that of the rounded inputs: TF32 keeps 11 significant bits (relative
-// error of an input up to 2^-11), BF16 8 (2^-8); the sum then carries FP32's rounding,
+// a fragment's 32 reads fall in 32 banks), TF32 inputs rounded on their way into shared
+// memory, BF16 ones as fragments are packed (cvt.rn.bf16x2). Elsewhere (OpenCL/PoCL, older CUDA
+// devices) the SIMT kernel above runs on the same rounded inputs: the same products, summed in FP32
+// in another order. The precision is that of the rounded inputs: TF32 keeps 11 significant bits
+// (relative error of an input up to 2^-11), BF16 8 (2^-8); the sum then carries FP32's rounding,
 // bounded by about k * 2^-24 * sum |a b|. gpu::math::fp32, the default, is exact FP32.
 //
 // double takes the FP64 tensor cores (DMMA, mma.sync m8n8k4 f64) on CUDA sm_80+ by
 // default: IEEE FP64 fused multiply-adds, so as exact as the SIMT tile (gemm_dmma).
 //
-// Not here yet (issue 36): cp.async, run-time tuning of the policies (item 3); the
-// policies are untuned.
+// Not here yet (issue 36): cp.async and multi-stage pipelines, a fragment-native shared
+// layout for the mma paths (they issue about 12 instructions an mma on the H100, most of
+// them loading and rounding tiles), Hopper's wgmma (LLVM 15 cannot emit it).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -182,11 +184,17 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
   constexpr std::size_t align_b =
       vector_alignment<T>(VN, TX * VN, tile_b::pitch, tile_b::stage_size);
 
+  // Rounded (gemm_tile_tensor's emulation of TF32/BF16) as they go into shared memory,
+  // after the arithmetic on the current stage: rounding in fetch made each load wait.
+  auto round = [](T x) { return R::apply(x); };
+  // From the tile's first element by the views' strides (block_tile::fetch_strided):
+  // A's element (r, col) is a(k0 + r, m0 + col), B's b(n0 + col, k0 + r).
+  std::ptrdiff_t sa[3], sb[3];
+  a.strides(sa);
+  b.strides(sb);
   auto fetch = [&](std::size_t k0) {
-    ta.fetch([&](unsigned r, unsigned col) { return R::apply(a(k0 + r, m0 + col, z)); }, k - k0,
-             m - m0);
-    tb.fetch([&](unsigned r, unsigned col) { return R::apply(b(n0 + col, k0 + r, z)); }, k - k0,
-             n - n0);
+    ta.fetch_strided(a.iterator_at(k0, m0, z), sa[0], sa[1], k - k0, m - m0);
+    tb.fetch_strided(b.iterator_at(n0, k0, z), sb[1], sb[0], k - k0, n - n0);
   };
 
   T acc[TM][TN];
@@ -199,8 +207,8 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
   const std::size_t steps = k / BK + (k % BK != 0);
   if (steps > 0) {
     fetch(0);
-    ta.commit(0);
-    tb.commit(0);
+    ta.commit(0, round);
+    tb.commit(0, round);
     pacxx::barrier();
   }
   for (std::size_t s = 0; s < steps; ++s) {
@@ -220,8 +228,8 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
           acc[i][j] += af[i] * bf[j];
     }
     if (more) {
-      ta.commit(unsigned((s + 1) & 1));
-      tb.commit(unsigned((s + 1) & 1));
+      ta.commit(unsigned((s + 1) & 1), round);
+      tb.commit(unsigned((s + 1) & 1), round);
     }
     // All reads of this stage are done before the next step refills it, and the
     // other stage is complete before it is read.
@@ -263,7 +271,8 @@ struct mma_tf32 {
   using word = unsigned;
   static constexpr unsigned k = 8, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
   static constexpr unsigned block_k = 16; // 2 x 17 KiB of shared tiles at 128 x 128
-  using round = round_to_tf32;
+  using round = round_to_tf32;            // the SIMT emulation's rounding into shared memory
+  using tile_round = round_to_tf32;       // the mma path's
   static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
   static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
                      unsigned (&f)[4]) {
@@ -288,21 +297,25 @@ struct mma_bf16 {
   using word = unsigned;
   static constexpr unsigned k = 16, tile_m = 16, a_words = 4, b_words = 2, accs = 4;
   static constexpr unsigned block_k = 16;
+  // The SIMT emulation rounds on the way into shared memory; the mma path keeps FP32
+  // tiles and rounds as it packs each fragment word (cvt.rn.bf16x2: one instruction for
+  // two elements, where rounding each element in integer code took about twelve).
   using round = round_to_bf16;
+  using tile_round = round_none;
   static unsigned acc_row(unsigned e) { return (e >> 1) * 8; }
   static void load_a(const float *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
                      unsigned (&f)[4]) {
     const float *p = s + (kk + 2 * t) * pitch + row, *q = p + 8 * pitch;
-    f[0] = pacxx::pack_bf16(p[0], p[pitch]);
-    f[1] = pacxx::pack_bf16(p[8], p[pitch + 8]);
-    f[2] = pacxx::pack_bf16(q[0], q[pitch]);
-    f[3] = pacxx::pack_bf16(q[8], q[pitch + 8]);
+    f[0] = pacxx::pack_bf16_rn(p[0], p[pitch]);
+    f[1] = pacxx::pack_bf16_rn(p[8], p[pitch + 8]);
+    f[2] = pacxx::pack_bf16_rn(q[0], q[pitch]);
+    f[3] = pacxx::pack_bf16_rn(q[8], q[pitch + 8]);
   }
   static void load_b(const float *s, unsigned pitch, unsigned kk, unsigned col, unsigned t,
                      unsigned (&f)[2]) {
     const float *p = s + (kk + 2 * t) * pitch + col;
-    f[0] = pacxx::pack_bf16(p[0], p[pitch]);
-    f[1] = pacxx::pack_bf16(p[8 * pitch], p[9 * pitch]);
+    f[0] = pacxx::pack_bf16_rn(p[0], p[pitch]);
+    f[1] = pacxx::pack_bf16_rn(p[8 * pitch], p[9 * pitch]);
   }
   static void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
     pacxx::mma_bf16_m16n8k16(d, a, b);
@@ -318,6 +331,7 @@ struct mma_f64 {
   static constexpr unsigned k = 4, tile_m = 8, a_words = 1, b_words = 1, accs = 2;
   static constexpr unsigned block_k = 8; // 2 x 17 KiB of shared tiles at 128 x 128
   using round = round_none;
+  using tile_round = round_none;
   static unsigned acc_row(unsigned) { return 0; }
   static void load_a(const double *s, unsigned pitch, unsigned kk, unsigned row, unsigned t,
                      double (&f)[1]) {
@@ -334,10 +348,12 @@ struct mma_f64 {
 
 // C's tile at block tile (by, bx) of plane z on tensor cores (device code, CUDA sm_80+):
 // the block's threads / 32 warps in 2 rows, each warp a WM x WN part of the tile as
-// FM x FN mma tiles of K::tile_m x 8. A's and B's tiles are K::block_k deep, rounded
-// by K::round on the way in. The rows of both tiles are padded by 8 elements: a
-// fragment's reads (rows t, columns g: t * pitch + g) then fall in different banks
-// (32 for floats; for doubles the two halves of the warp take two wavefronts anyway).
+// FM x FN mma tiles of K::tile_m x 8. A's and B's tiles are K::block_k deep (or the
+// policy's block_k, deeper), rounded by K::tile_round as they go into shared memory
+// (block_tile::commit; BF16 rounds as it packs fragments instead). The rows of both
+// tiles are padded by 8 elements: a fragment's reads (rows t, columns g: t * pitch + g) then fall
+// in different banks (32 for floats; for doubles the two halves of the warp take two wavefronts
+// anyway).
 template <class P, class K, class MA, class MB, class MC>
 __attribute__((always_inline)) inline void
 gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::size_t n,
@@ -345,7 +361,13 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
                     typename K::value alpha, typename K::value beta) {
   using V = typename K::value;
   using W = typename K::word;
-  constexpr unsigned BM = P::block_m, BN = P::block_n, BK = K::block_k;
+  constexpr unsigned BM = P::block_m, BN = P::block_n;
+  // The kind's depth, or the policy's where that is deeper (a tuning candidate) and its
+  // two stages of both tiles stay within the 48 KiB of a static allocation: fewer
+  // barriers and longer arithmetic between a tile's loads and their use.
+  constexpr bool deeper = P::block_k > K::block_k && P::block_k % K::k == 0 &&
+                          2 * P::block_k * (BM + BN + 16) * sizeof(V) <= 48 * 1024;
+  constexpr unsigned BK = deeper ? unsigned(P::block_k) : K::block_k;
   constexpr unsigned threads = (BM / P::thread_m) * (BN / P::thread_n), warps = threads / 32;
   constexpr unsigned WARPS_M = 2, WARPS_N = warps / WARPS_M;
   constexpr unsigned WM = BM / WARPS_M, WN = BN / WARPS_N, FM = WM / K::tile_m, FN = WN / 8;
@@ -355,7 +377,7 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
   constexpr bool b_down = has_layout<MB, md_layout::column_major>::value;
   using tile_a = pacxx::block_tile<V, BK, BM, threads, a_down, 8>;
   using tile_b = pacxx::block_tile<V, BK, BN, threads, b_down, 8>;
-  using R = typename K::round;
+  using R = typename K::tile_round;
   tile_a ta;
   tile_b tb;
 
@@ -366,11 +388,15 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
 
   // always_inline: a call kept the tiles' registers and the views on the stack (496
   // bytes, shared reads generic; ptxas, sm_90).
+  // Rounded to TF32/BF16 as they go into shared memory, after the mma on the current
+  // stage: rounded in fetch, each global load was waited for in turn.
+  auto round = [](V x) __attribute__((always_inline)) { return R::apply(x); };
+  std::ptrdiff_t sa[3], sb[3];
+  a.strides(sa);
+  b.strides(sb);
   auto fetch = [&](std::size_t k0) __attribute__((always_inline)) {
-    ta.fetch([&](unsigned r, unsigned col) { return R::apply(V(a(k0 + r, m0 + col, z))); }, k - k0,
-             m - m0);
-    tb.fetch([&](unsigned r, unsigned col) { return R::apply(V(b(n0 + col, k0 + r, z))); }, k - k0,
-             n - n0);
+    ta.fetch_strided(a.iterator_at(k0, m0, z), sa[0], sa[1], k - k0, m - m0);
+    tb.fetch_strided(b.iterator_at(n0, k0, z), sb[1], sb[0], k - k0, n - n0);
   };
 
   V acc[FM][FN][K::accs];
@@ -385,8 +411,8 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
   const std::size_t steps = k / BK + (k % BK != 0);
   if (steps > 0) {
     fetch(0);
-    ta.commit(0);
-    tb.commit(0);
+    ta.commit(0, round);
+    tb.commit(0, round);
     pacxx::barrier();
   }
   for (std::size_t s = 0; s < steps; ++s) {
@@ -410,8 +436,8 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
           K::mma(acc[i][j], af[i], bf[j]);
     }
     if (more) {
-      ta.commit(unsigned((s + 1) & 1));
-      tb.commit(unsigned((s + 1) & 1));
+      ta.commit(unsigned((s + 1) & 1), round);
+      tb.commit(unsigned((s + 1) & 1), round);
     }
     pacxx::barrier();
   }
@@ -527,13 +553,14 @@ void gemm_checked(const MA &a, const MB &b, const MC &c, std::size_t batch, T al
   // call with beta = 0 explores: its result does not depend on C, so a trial may write it.
   auto launch = [&](auto policy) {
     using G = decltype(policy);
-    using L = typename G::large;
+    using L = typename std::conditional<sizeof(T) == 8, typename G::large_8_bytes,
+                                        typename G::large>::type;
     const std::size_t large_tiles =
         pacxx::detail::ceil_div(m, L::block_m) * pacxx::detail::ceil_div(n, L::block_n) * batch;
     // A matrix smaller than a large tile would leave most of its threads idle (a batch of
     // 64 x 64 products takes small tiles however many there are).
     if (m >= L::block_m && n >= L::block_n && large_tiles >= G::large_min_tiles)
-      gemm_launch<typename G::large, Math>(a, b, c, m, n, kk, batch, alpha, beta);
+      gemm_launch<L, Math>(a, b, c, m, n, kk, batch, alpha, beta);
     else
       gemm_launch<typename G::small, Math>(a, b, c, m, n, kk, batch, alpha, beta);
   };

@@ -572,10 +572,12 @@ struct segmented_reduce {
 // least large_min_tiles of them (about one per multiprocessor of an H100: fewer leave
 // multiprocessors idle), `small` otherwise. min_blocks (min_blocks_8_bytes for doubles):
 // the launch bound (blocks a multiprocessor should hold; 0: none). With 2, ptxas fits
-// the large float kernel in 128 registers with 4-24 bytes of spills (149 without, one
-// block of 8 warps a multiprocessor); the large double kernel takes 246-252 registers
-// unbounded and no spills; which is faster is for the GPU run to say.
-// Not measured yet (no GPU run of this code so far); tuning them is issue 36 item 3.
+// the large float kernel in 128 registers (149 without, one block of 8 warps a
+// multiprocessor). Doubles take large_8_bytes: on the H100 their DMMA kernel (mma_f64)
+// at 128 x 128 holds one block of 228 registers a thread a multiprocessor and ran at
+// 22.3 TFLOP/s at 4096^3, 128 x 64 x 16 at 27.0, the fastest of the tuning space there
+// and at 2048 (2026-11-28, PACXX_TUNE=explore). The tuning space (tuning::gemm) holds
+// the other shapes.
 struct gemm {
   // The tile for large problems.
   struct large {
@@ -590,6 +592,21 @@ struct gemm {
     // Launch bounds for float and for double (0: none).
     // @{
     static constexpr unsigned min_blocks = 2, min_blocks_8_bytes = 0;
+    // @}
+  };
+  // The tile for large problems of 8-byte elements (doubles).
+  struct large_8_bytes {
+    // The block's tile of C (block_m x block_n) and its step along k.
+    // @{
+    static constexpr std::size_t block_m = 128, block_n = 64, block_k = 16;
+    // @}
+    // The micro-tile of C a thread holds (thread_m x thread_n).
+    // @{
+    static constexpr std::size_t thread_m = 8, thread_n = 8;
+    // @}
+    // Launch bounds for float and for double (0: none).
+    // @{
+    static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 0;
     // @}
   };
   // The tile for small problems.
@@ -769,7 +786,8 @@ struct gemm_point {
     static constexpr unsigned min_blocks = 0, min_blocks_8_bytes = 0;
     // @}
   };
-  using small = large; // the same tile for small problems
+  using large_8_bytes = large; // the same tile for every element type
+  using small = large;         // and for small problems
   // Large tiles a problem needs for the large tile.
   static constexpr std::size_t large_min_tiles = 0;
   // The candidate's parameters for the tuning store ("block=256 items=8").
@@ -778,8 +796,13 @@ struct gemm_point {
   }
 };
 /// The space of gpu::gemm and gemm_batched.
+/// The 128-wide candidates with deeper k steps are for the tensor-core paths too, which
+/// take a policy's block_k where it is deeper than their own (8 for FP64). block_k 32 at
+/// 128 x 128 would take 66-70 KiB of shared tiles, past the 48 KiB a static allocation may
+/// have on CUDA.
 using gemm = tune::space<policy::gemm, gemm_point<64, 64, 8, 4, 4>, gemm_point<32, 32, 8, 4, 4>,
-                         gemm_point<64, 64, 16, 8, 8>>;
+                         gemm_point<64, 64, 16, 8, 8>, gemm_point<128, 128, 16, 8, 8>,
+                         gemm_point<128, 64, 16, 8, 8>, gemm_point<64, 64, 16, 4, 4>>;
 
 } // namespace tuning
 

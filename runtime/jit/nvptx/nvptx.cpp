@@ -277,6 +277,17 @@ static void lower_mma(Module &m, int sm) {
       {"__pacxx_mma_bf16_m16n8k16", Intrinsic::nvvm_mma_m16n8k16_row_col_bf16, 4, 2, 4, false},
       {"__pacxx_mma_f64_m8n8k4", Intrinsic::nvvm_mma_m8n8k4_row_col_f64, 1, 1, 2, true},
   };
+  // cvt.rn.bf16x2.f32 d, a, b puts a in d's upper half: (lo, hi) -> (hi, lo).
+  for_each_call(m, "__pacxx_pack_bf16x2_rn", [&](CallInst &c) -> Value * {
+    IRBuilder<> b(&c);
+    if (!supported) {
+      b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
+      return UndefValue::get(c.getType());
+    }
+    Value *r = b.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::nvvm_ff2bf16x2_rn),
+                            {c.getArgOperand(1), c.getArgOperand(0)});
+    return b.CreateBitCast(r, c.getType());
+  });
   for (const kind &k : kinds)
     for_each_call(m, k.name, [&](CallInst &c) -> Value * {
       IRBuilder<> b(&c);

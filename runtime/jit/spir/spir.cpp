@@ -143,8 +143,8 @@ static void lower_warps(Module &m) {
 // After O3: an mma builtin that is still called was not guarded by
 // __pacxx_mma_supported() (a warp of one lane cannot hold an mma fragment).
 static void check_no_mma(Module &m) {
-  for (const char *name :
-       {"__pacxx_mma_tf32_m16n8k8", "__pacxx_mma_bf16_m16n8k16", "__pacxx_mma_f64_m8n8k4"})
+  for (const char *name : {"__pacxx_mma_tf32_m16n8k8", "__pacxx_mma_bf16_m16n8k16",
+                           "__pacxx_mma_f64_m8n8k4", "__pacxx_pack_bf16x2_rn"})
     if (Function *f = m.getFunction(name))
       if (!f->use_empty())
         throw error(std::string("pacxx: the kernel calls ") + name +
