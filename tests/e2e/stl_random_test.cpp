@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -232,6 +233,37 @@ TEST(Views, RandomUniformAndNormalMatchTheEngine) {
     rnd::philox4x32 e(23);
     e.discard(2 * i);
     ASSERT_NEAR(gf[i], rnd::normal_distribution<float>()(e), 1e-5f) << i;
+  }
+}
+
+// Reductions read random views a thread's elements consecutive on a GPU (four of them one
+// Philox block; pacxx/detail/blocked.hpp) and striped on OpenCL: integer sums of the same
+// numbers are exact either way, through full and partial tiles and the index-carrying
+// min_element.
+TEST(Views, ReductionsOverRandomViewsAreExact) {
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(4097), prime, big + 3}) {
+    auto u = gpu::views::random_uniform<float>(31, n);
+    auto bucket = [](float x) { return static_cast<unsigned>(x * 1024.f); };
+    const std::vector<float> hu = gpu::copy(u);
+    unsigned long long want = 0;
+    for (float x : hu)
+      want += bucket(x);
+    EXPECT_EQ(gpu::reduce(u | view::transform(bucket) |
+                              view::transform([](unsigned b) { return 1ull * b; }),
+                          0ull),
+              want)
+        << n;
+    const auto low = std::min_element(hu.begin(), hu.end()) - hu.begin();
+    const std::vector<float> hn = gpu::copy(gpu::views::random_normal<float>(32, n));
+    EXPECT_EQ(gpu::min_element(u), low) << n;
+    double sn = 0;
+    for (float x : hn)
+      sn += x;
+    EXPECT_NEAR(gpu::reduce(gpu::views::random_normal<float>(32, n) |
+                                view::transform([](float x) { return double(x); }),
+                            0.0),
+                sn, 1e-5 * double(n) + 1e-3)
+        << n;
   }
 }
 

@@ -59,7 +59,12 @@ inline T fold_loop(Load &load, Fold &fold, T sum, std::size_t first, std::size_t
 // full tile's takes the partial tile. `rounds` must be n / (tile * blocks); the kernel
 // computes it with pacxx::stage (Listing 9 of the paper), so the JIT sees a constant trip
 // count. The grid must not exceed the tiles (every block then has values).
-template <class P, class T, class Load, class Fold, class Op>
+//
+// Blocked: on the GPU path, a thread's elements of a full tile are consecutive (l *
+// items, ..., l * items + items - 1) instead of B apart; for views computed from their
+// index, whose neighbours share work (pacxx/detail/blocked.hpp). Partial tiles and the
+// one-lane path stay striped.
+template <class P, class T, bool Blocked = false, class Load, class Fold, class Op>
 __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op op, std::size_t n,
                                                      std::size_t rounds) {
   constexpr std::size_t B = P::block, tile = P::block * P::items;
@@ -70,7 +75,10 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
   const bool full = b < tiles;
   // A thread's first element starts its sum (op has no identity); a thread with no
   // element loads element 0 and never publishes it.
-  const std::size_t start = (full ? b : tiles) * tile + l;
+  const bool blocked = Blocked && warp::size() > 1;
+  // Where a thread's elements of a full tile start, and the step between them.
+  const std::size_t own = blocked ? l * P::items : l, step = blocked ? 1 : B;
+  const std::size_t start = full ? b * tile + own : tiles * tile + l;
   const bool have = full || start < n;
   T sum = load(have ? start : 0);
   std::size_t t = b;
@@ -81,14 +89,14 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
         sum = detail::fold_loop(load, fold, sum, t * tile + l, B, P::items);
     }
   } else if (full) {
-    sum =
-        detail::fold_loads(load, fold, sum, start + B, B, std::make_index_sequence<P::items - 1>{});
+    sum = detail::fold_loads(load, fold, sum, start + step, step,
+                             std::make_index_sequence<P::items - 1>{});
     t += blocks;
     for (std::size_t r = 1; r < rounds; ++r, t += blocks)
-      sum = detail::fold_loads(load, fold, sum, t * tile + l, B,
+      sum = detail::fold_loads(load, fold, sum, t * tile + own, step,
                                std::make_index_sequence<P::items>{});
     if (t < tiles) {
-      sum = detail::fold_loads(load, fold, sum, t * tile + l, B,
+      sum = detail::fold_loads(load, fold, sum, t * tile + own, step,
                                std::make_index_sequence<P::items>{});
       t += blocks;
     }

@@ -27,6 +27,7 @@
 #include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/block/block_reduce.hpp"
+#include "pacxx/detail/blocked.hpp"
 #include "pacxx/detail/filtered.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/kernel.hpp"
@@ -59,7 +60,8 @@ void block_partials(const V &in, std::size_t n, T *partials, Transform transform
         // of tiles before the launch and the JIT sees a constant trip count.
         const std::size_t rounds =
             pacxx::stage(n / (P::block * P::items * pacxx::Grid::get().size.x));
-        const T sum = pacxx::agent::reduce_tiles<P, T>(load, fold, op, n, rounds);
+        const T sum = pacxx::agent::reduce_tiles<P, T, pacxx::detail::prefers_blocked<V>::value>(
+            load, fold, op, n, rounds);
         if (pacxx::Thread::get().local.x == 0)
           store_result(partials + pacxx::Block::get().index.x, sum);
       },

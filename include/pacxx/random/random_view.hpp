@@ -14,14 +14,14 @@
 // Element i of the view is what an engine philox4x32(seed) gives after discard(i) (2i for
 // the normal view) through the same distribution, on the host as on the device. The
 // views index with 32 bits (range-v3's 64-bit iota counts with a type the device cannot
-// use), so n < 2^32.
+// use), so n < 2^32. Algorithms read them in blocked order where they can
+// (pacxx/detail/blocked.hpp), so that neighbours share their Philox block.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include <range/v3/view/iota.hpp>
-#include <range/v3/view/transform.hpp>
+#include <range/v3/view/facade.hpp>
 
 #include "pacxx/error.hpp"
 #include "pacxx/random/distributions.hpp"
@@ -31,7 +31,10 @@ namespace gpu {
 namespace random {
 namespace detail {
 
+// blocked_reads: consecutive elements share Philox blocks (four words a block), so
+// algorithms read these views a thread's elements consecutive (pacxx/detail/blocked.hpp).
 template <class T> struct uniform_at {
+  using blocked_reads = void;
   std::uint64_t seed;
   T lo, hi;
   T operator()(std::uint32_t i) const {
@@ -41,6 +44,7 @@ template <class T> struct uniform_at {
   }
 };
 template <class T> struct normal_at {
+  using blocked_reads = void;
   std::uint64_t seed;
   T mean, stddev;
   T operator()(std::uint32_t i) const {
@@ -50,12 +54,46 @@ template <class T> struct normal_at {
   }
 };
 
-template <class F> auto indexed_view(const char *name, std::size_t n, F f) {
+// Elements f(0), f(1), ..., f(n - 1) (n < 2^32): iota | transform(f) with the count
+// starting at the constant 0, not at an iota's stored first value. A kernel that reads
+// element base + k of it, with base a multiple of 4 (a blocked read,
+// pacxx/detail/blocked.hpp), then shows the optimiser that elements base .. base + 3 are
+// words of one Philox block, which it computes once; an iota's first value is a kernel
+// argument, so it could not.
+template <class F> class counter_view : public ranges::view_facade<counter_view<F>> {
+  friend ranges::range_access;
+  F f_{};
+  std::uint32_t n_ = 0;
+
+  struct cursor {
+    F f_{};
+    std::size_t i_ = 0;
+    auto read() const { return f_(static_cast<std::uint32_t>(i_)); }
+    void next() { ++i_; }
+    void prev() { --i_; }
+    void advance(std::ptrdiff_t d) {
+      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + d);
+    }
+    std::ptrdiff_t distance_to(const cursor &o) const {
+      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
+    }
+    bool equal(const cursor &o) const { return i_ == o.i_; }
+  };
+  cursor begin_cursor() const { return {f_, 0}; }
+  cursor end_cursor() const { return {f_, n_}; }
+
+public:
+  counter_view() = default;
+  counter_view(std::uint32_t n, F f) : f_(f), n_(n) {}
+  // The number of elements.
+  std::size_t size() const noexcept { return n_; }
+};
+
+template <class F> counter_view<F> indexed_view(const char *name, std::size_t n, F f) {
   if (n > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
                        " elements; its 32-bit indices reach 2^32 - 1");
-  return ranges::views::iota(std::uint32_t(0), static_cast<std::uint32_t>(n)) |
-         ranges::views::transform(f);
+  return counter_view<F>(static_cast<std::uint32_t>(n), f);
 }
 
 } // namespace detail
