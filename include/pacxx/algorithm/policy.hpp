@@ -645,16 +645,6 @@ struct pairwise_reduce {
   static constexpr unsigned unroll = 8;     // unrolling of the fold over a full tile
 };
 
-// gpu::segmented_inclusive_scan / segmented_exclusive_scan: as segmented_reduce, a warp
-// per segment (its lanes scanning 32 elements at a time, the carry in a register) below
-// `block_min_mean` elements per segment on average, a block of `block` threads per
-// segment (block_scan over `block` elements at a time) from there. Not yet measured.
-struct segmented_scan {
-  static constexpr std::size_t block = 256; // threads a block
-  // Mean segment length from which a block takes a segment.
-  static constexpr std::size_t block_min_mean = 2048;
-};
-
 // gpu::segmented_sort / segmented_sort_by_key: segments of at most small_tile elements
 // are sorted by a block of small_block threads each in shared memory (a bitonic sort of
 // (key, position) pairs, so stable), those up to medium_tile by medium_block threads,

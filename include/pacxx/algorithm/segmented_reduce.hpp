@@ -40,28 +40,40 @@ namespace gpu {
 namespace detail {
 
 // The index of the first bad offset of [0, segments] (see the header), or ~0 where
-// all are good. One launch and a read back of 8 bytes.
+// all are good. One launch and a read back of 8 bytes. With `heads` (a zeroed bit per
+// value), the same launch also sets the bit of the first element of every non-empty
+// segment (the segmented scans' head flags). `bad_at`: 8 bytes of device memory for
+// the result, where the caller holds the scratch memory (scratch() hands every call the
+// same buffer); else scratch.
 template <class O>
-unsigned long long first_bad_offset(const O &offsets, std::size_t segments, std::size_t n) {
+unsigned long long first_bad_offset(const O &offsets, std::size_t segments, std::size_t n,
+                                    unsigned *heads = nullptr,
+                                    unsigned long long *bad_at = nullptr) {
   using U = unsigned long long;
-  U *bad = static_cast<U *>(pacxx::detail::scratch(sizeof(U)));
+  U *bad = bad_at ? bad_at : static_cast<U *>(pacxx::detail::scratch(sizeof(U)));
   pacxx::detail::fill_on_device(bad, 0xff, sizeof(U));
   using P = pacxx::policy::elementwise;
   pacxx::kernel(
-      [](const auto &offsets_view, std::size_t segments, std::size_t n, U *bad) {
+      [](const auto &offsets_view, std::size_t segments, std::size_t n, U *bad, unsigned *heads) {
         auto o = offsets_view;
         auto first = ranges::begin(o);
         using D = ranges::range_difference_t<decltype(o)>;
         pacxx::detail::for_each_index<P>(segments + 1, [&](std::size_t i) {
           const long long a = static_cast<long long>(*(first + static_cast<D>(i)));
           bool ok = a >= 0 && static_cast<unsigned long long>(a) <= n;
-          if (i < segments)
-            ok = ok && a <= static_cast<long long>(*(first + static_cast<D>(i + 1)));
+          if (i < segments) {
+            const long long b = static_cast<long long>(*(first + static_cast<D>(i + 1)));
+            ok = ok && a <= b;
+            // A non-empty segment's start; starts of non-empty segments are distinct,
+            // so adding the bit is or-ing it.
+            if (heads && ok && a < b && static_cast<unsigned long long>(b) <= n)
+              pacxx::atomic_add(heads + (a >> 5), 1u << (a & 31));
+          }
           if (!ok)
             pacxx::atomic_min(bad, U(i));
         });
       },
-      pacxx::detail::elementwise_grid<P>(segments + 1))(offsets, segments, n, bad);
+      pacxx::detail::elementwise_grid<P>(segments + 1))(offsets, segments, n, bad, heads);
   U result;
   pacxx::detail::copy_to_host(&result, bad, sizeof(U));
   return result;
@@ -70,13 +82,17 @@ unsigned long long first_bad_offset(const O &offsets, std::size_t segments, std:
 // The number of segments of `offsets` (its size less one) for the call `name`, after
 // the checks of the header: an empty offsets range or a bad offset is a pacxx::error
 // naming the call, thrown before anything is written.
-template <class O> std::size_t checked_segments(const char *name, const O &offsets, std::size_t n) {
+// With `heads`, the check also sets the segments' head bits (first_bad_offset, as is
+// bad_at).
+template <class O>
+std::size_t checked_segments(const char *name, const O &offsets, std::size_t n,
+                             unsigned *heads = nullptr, unsigned long long *bad_at = nullptr) {
   const std::size_t m = pacxx::detail::device_size(offsets);
   if (m == 0)
     throw pacxx::error(std::string(name) +
                        ": offsets must hold segments + 1 elements (the first offset and one "
                        "end per segment); it is empty");
-  const unsigned long long bad = first_bad_offset(offsets, m - 1, n);
+  const unsigned long long bad = first_bad_offset(offsets, m - 1, n, heads, bad_at);
   if (bad != ~0ull)
     throw pacxx::error(std::string(name) + ": offset " + std::to_string(bad) +
                        " is negative, past the end of the " + std::to_string(n) +
