@@ -87,6 +87,12 @@ TYPED_TEST(SegmentedScanSortTyped, ScansMatchTheHost) {
     }
     ASSERT_EQ(gpu::copy(inc), hinc) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
     ASSERT_EQ(gpu::copy(exc), hexc) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
+    // The deterministic forms (the ordered look-back) give the same.
+    gpu::vector<T> dinc(l.size, sentinel), dexc(l.size, sentinel);
+    gpu::segmented_inclusive_scan(gpu::deterministic, dv, doff, dinc);
+    gpu::segmented_exclusive_scan(gpu::deterministic, dv, doff, dexc, T(2));
+    ASSERT_EQ(gpu::copy(dinc), hinc) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
+    ASSERT_EQ(gpu::copy(dexc), hexc) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
   }
 }
 

@@ -1,5 +1,6 @@
-// gpu::segmented_inclusive_scan(values, offsets, out[, op]) and
-// gpu::segmented_exclusive_scan(values, offsets, out, init[, op]): a prefix scan of each
+// gpu::segmented_inclusive_scan([gpu::deterministic,] values, offsets, out[, op]) and
+// gpu::segmented_exclusive_scan([gpu::deterministic,] values, offsets, out, init[, op]):
+// a prefix scan of each
 // segment of a CSR layout (offsets.size() = segments + 1, non-decreasing,
 // offsets.back() <= values.size()), restarting at every segment, as CUB's
 // DeviceSegmentedScan / a scan_by_key over segment ids:
@@ -13,8 +14,8 @@
 // or a writable view over one with at least values.size() elements (fused into the
 // stores); out may be values.
 //
-// One single-pass scan (pacxx/agent/scan.hpp, decoupled look-back, the deterministic
-// one: the same bits on every run) over (value, head flag) pairs with the segmented
+// One single-pass scan (pacxx/agent/scan.hpp, decoupled look-back; with gpu::deterministic
+// the ordered one, the same bits on every run) over (value, head flag) pairs with the segmented
 // operator of gpu::inclusive_scan_by_key, whatever the segments' lengths. The head flags
 // are a bit per value, set by the offsets' check of segmented_reduce (a bad offset is a
 // pacxx::error naming the call, out unchanged) in the same launch. Three launches: the
@@ -34,6 +35,7 @@
 
 #include "pacxx/agent/scan.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/deterministic.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/algorithm/scan_by_key.hpp"
 #include "pacxx/algorithm/segmented_reduce.hpp"
@@ -88,7 +90,7 @@ void scan_flagged_segments(const V &values, const O &offsets, const R &out, std:
       values, offsets, out, segments, n, heads, state);
 }
 
-template <class T, bool Exclusive, class Values, class Offsets, class Out, class Op>
+template <class T, bool Exclusive, bool Ordered, class Values, class Offsets, class Out, class Op>
 void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&out, T init,
                     Op op) {
   static_assert(pacxx::is_device_copyable<Op>::value,
@@ -106,7 +108,7 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
     throw pacxx::error(std::string(name) + ": the output has " + std::to_string(out_size) +
                        " elements, the values " + std::to_string(n));
   using F = flagged<T>;
-  using P = pacxx::policy::scan_for<F, true>;
+  using P = pacxx::policy::scan_for<F, Ordered>;
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (tiles > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
@@ -131,25 +133,51 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
 
 // out[i] = values[offsets[s]] op ... op values[i] for offsets[s] <= i < offsets[s + 1]: an
 // inclusive scan restarting at every CSR segment; elements outside every segment are not
-// written. Three launches (a clear, the offsets' check, one scan kernel); the same bits
-// on every run. A bad offset, or an
-// output with fewer than size(values) elements, is a pacxx::error. op associative.
-template <class Values, class Offsets, class Out, class Op = std::plus<>>
+// written. Three launches (a clear, the offsets' check, one scan kernel). A bad offset,
+// or an output with fewer than size(values) elements, is a pacxx::error. op associative.
+// As gpu::inclusive_scan_by_key, a floating-point segment may differ in its last bits
+// from run to run from its 4th tile on; with gpu::deterministic first, never.
+template <class Values, class Offsets, class Out, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<Values>::value>::type>
 void segmented_inclusive_scan(Values &&values, Offsets &&offsets, Out &&out, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_inclusive_scan", values);
   using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<Values>()))>;
-  detail::segmented_scan<T, false>("gpu::segmented_inclusive_scan", std::forward<Values>(values),
-                                   std::forward<Offsets>(offsets), std::forward<Out>(out), T(), op);
+  detail::segmented_scan<T, false, false>(
+      "gpu::segmented_inclusive_scan", std::forward<Values>(values), std::forward<Offsets>(offsets),
+      std::forward<Out>(out), T(), op);
 }
 
 // out[i] = init op values[offsets[s]] op ... op values[i - 1] for offsets[s] <= i <
 // offsets[s + 1]: the exclusive form of gpu::segmented_inclusive_scan, with the same
 // launches and errors.
-template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
+template <class Values, class Offsets, class Out, class T, class Op = std::plus<>,
+          class = typename std::enable_if<!detail::is_deterministic_tag<Values>::value>::type>
 void segmented_exclusive_scan(Values &&values, Offsets &&offsets, Out &&out, T init, Op op = Op{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_exclusive_scan", values);
-  detail::segmented_scan<T, true>("gpu::segmented_exclusive_scan", std::forward<Values>(values),
-                                  std::forward<Offsets>(offsets), std::forward<Out>(out), init, op);
+  detail::segmented_scan<T, true, false>(
+      "gpu::segmented_exclusive_scan", std::forward<Values>(values), std::forward<Offsets>(offsets),
+      std::forward<Out>(out), init, op);
+}
+
+// The same, deterministic: the same bits on every run (the ordered look-back of
+// gpu::inclusive_scan(gpu::deterministic, ...)).
+template <class Values, class Offsets, class Out, class Op = std::plus<>>
+void segmented_inclusive_scan(deterministic_t, Values &&values, Offsets &&offsets, Out &&out,
+                              Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_inclusive_scan", values);
+  using T = ranges::range_value_t<decltype(pacxx::detail::device_view(std::declval<Values>()))>;
+  detail::segmented_scan<T, false, true>(
+      "gpu::segmented_inclusive_scan", std::forward<Values>(values), std::forward<Offsets>(offsets),
+      std::forward<Out>(out), T(), op);
+}
+// The exclusive segmented scan, deterministic: the same bits on every run.
+template <class Values, class Offsets, class Out, class T, class Op = std::plus<>>
+void segmented_exclusive_scan(deterministic_t, Values &&values, Offsets &&offsets, Out &&out,
+                              T init, Op op = Op{}) {
+  pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_exclusive_scan", values);
+  detail::segmented_scan<T, true, true>(
+      "gpu::segmented_exclusive_scan", std::forward<Values>(values), std::forward<Offsets>(offsets),
+      std::forward<Out>(out), init, op);
 }
 
 } // namespace gpu
