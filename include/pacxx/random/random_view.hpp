@@ -26,6 +26,7 @@
 #include "pacxx/error.hpp"
 #include "pacxx/random/distributions.hpp"
 #include "pacxx/random/philox.hpp"
+#include "pacxx/view/md.hpp"
 
 namespace gpu {
 namespace random {
@@ -65,19 +66,12 @@ template <class F> class counter_view : public ranges::view_facade<counter_view<
   F f_{};
   std::uint32_t n_ = 0;
 
-  struct cursor {
+  // The position arithmetic of md views and index spaces (pacxx/view/md.hpp).
+  struct cursor : gpu::detail::index_position<cursor> {
     F f_{};
-    std::size_t i_ = 0;
-    auto read() const { return f_(static_cast<std::uint32_t>(i_)); }
-    void next() { ++i_; }
-    void prev() { --i_; }
-    void advance(std::ptrdiff_t d) {
-      i_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i_) + d);
-    }
-    std::ptrdiff_t distance_to(const cursor &o) const {
-      return static_cast<std::ptrdiff_t>(o.i_) - static_cast<std::ptrdiff_t>(i_);
-    }
-    bool equal(const cursor &o) const { return i_ == o.i_; }
+    cursor() = default;
+    cursor(F f, std::size_t i) : f_(f) { this->i_ = i; }
+    auto read() const { return f_(static_cast<std::uint32_t>(this->i_)); }
   };
   cursor begin_cursor() const { return {f_, 0}; }
   cursor end_cursor() const { return {f_, n_}; }
