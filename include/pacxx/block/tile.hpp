@@ -101,7 +101,7 @@ public:
     const unsigned t = unsigned(Thread::get().local.x), r0 = row_of(t), c0 = col_of(t);
     const It p = at + (std::ptrdiff_t(r0) * rs + std::ptrdiff_t(c0) * cs);
     // Where whole rows (columns) of threads tile the block's walk, item k of a thread is
-    // k * dr rows and k * dc columns past its first: one stride d an item.
+    // k * item_rows rows and k * item_cols columns past its first: one stride d an item.
     const std::ptrdiff_t d = std::ptrdiff_t(item_rows) * rs + std::ptrdiff_t(item_cols) * cs;
     auto offset = [&](unsigned k) __attribute__((always_inline)) {
       const unsigned e = k * unsigned(Threads) + t;
