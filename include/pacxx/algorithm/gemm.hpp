@@ -148,6 +148,21 @@ inline void load_fragment(const T *row, T (&f)[G * V]) {
   }
 }
 
+// The operand tiles of the k step at k0 of C's tile (m0, n0) into registers (device
+// code): both hold k in rows, A's element (r, col) being a(k0 + r, m0 + col) and B's
+// b(n0 + col, k0 + r), read from the tile's first element by the views' strides
+// (block_tile::fetch_strided).
+template <class TA, class TB, class MA, class MB>
+__attribute__((always_inline)) inline void
+fetch_operands(TA &ta, TB &tb, const MA &a, const MB &b, std::size_t k0, std::size_t m0,
+               std::size_t n0, std::size_t z, std::size_t m, std::size_t n, std::size_t k) {
+  std::ptrdiff_t sa[3], sb[3];
+  a.strides(sa);
+  b.strides(sb);
+  ta.fetch_strided(a.iterator_at(k0, m0, z), sa[0], sa[1], k - k0, m - m0);
+  tb.fetch_strided(b.iterator_at(n0, k0, z), sb[1], sb[0], k - k0, n - n0);
+}
+
 // C's tile at block tile (by, bx) of plane z, under policy P (device code; every
 // thread of the block calls it). a(x, y, z) is A's element at row y, column x.
 template <class P, class R, class T, class MA, class MB, class MC>
@@ -187,15 +202,7 @@ inline void gemm_block_tile(const MA &a, const MB &b, const MC &c, std::size_t m
   // Rounded (gemm_tile_tensor's emulation of TF32/BF16) as they go into shared memory,
   // after the arithmetic on the current stage: rounding in fetch made each load wait.
   auto round = [](T x) { return R::apply(x); };
-  // From the tile's first element by the views' strides (block_tile::fetch_strided):
-  // A's element (r, col) is a(k0 + r, m0 + col), B's b(n0 + col, k0 + r).
-  std::ptrdiff_t sa[3], sb[3];
-  a.strides(sa);
-  b.strides(sb);
-  auto fetch = [&](std::size_t k0) {
-    ta.fetch_strided(a.iterator_at(k0, m0, z), sa[0], sa[1], k - k0, m - m0);
-    tb.fetch_strided(b.iterator_at(n0, k0, z), sb[1], sb[0], k - k0, n - n0);
-  };
+  auto fetch = [&](std::size_t k0) { fetch_operands(ta, tb, a, b, k0, m0, n0, z, m, n, k); };
 
   T acc[TM][TN];
 #pragma unroll
@@ -391,12 +398,8 @@ gemm_block_tile_mma(const MA &a, const MB &b, const MC &c, std::size_t m, std::s
   // Rounded to TF32/BF16 as they go into shared memory, after the mma on the current
   // stage: rounded in fetch, each global load was waited for in turn.
   auto round = [](V x) __attribute__((always_inline)) { return R::apply(x); };
-  std::ptrdiff_t sa[3], sb[3];
-  a.strides(sa);
-  b.strides(sb);
   auto fetch = [&](std::size_t k0) __attribute__((always_inline)) {
-    ta.fetch_strided(a.iterator_at(k0, m0, z), sa[0], sa[1], k - k0, m - m0);
-    tb.fetch_strided(b.iterator_at(n0, k0, z), sb[1], sb[0], k - k0, n - n0);
+    fetch_operands(ta, tb, a, b, k0, m0, n0, z, m, n, k);
   };
 
   V acc[FM][FN][K::accs];

@@ -54,10 +54,11 @@ template <class Op> struct segmented {
 };
 
 // The tile state of a single pass over n elements in `extra` more bytes of scratch
-// (at `*extra_at`, 16-byte aligned), its status words cleared.
+// (at `*extra_at`, 16-byte aligned), its status words cleared (and the extra bytes too,
+// in the same launch, with clear_extra; extra a multiple of 4 then).
 template <class S, class P>
 pacxx::tile_state<S> prepare_pass(const char *name, std::size_t n, std::size_t extra = 0,
-                                  void **extra_at = nullptr) {
+                                  void **extra_at = nullptr, bool clear_extra = false) {
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (tiles > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
@@ -67,7 +68,10 @@ pacxx::tile_state<S> prepare_pass(const char *name, std::size_t n, std::size_t e
   if (extra_at)
     *extra_at = memory + bytes;
   auto state = pacxx::tile_state<S>::at(memory, tiles);
-  clear_tiles(state, tiles);
+  if (clear_extra) // the state's layout begins with the words clear_tiles zeroes
+    clear_words(reinterpret_cast<unsigned *>(memory), (bytes + extra) / 4);
+  else
+    clear_tiles(state, tiles);
   return state;
 }
 
@@ -79,6 +83,27 @@ inline std::size_t checked_size(const char *name, const char *what, View &v, std
     throw pacxx::error(std::string(name) + ": " + what + " has " + std::to_string(m) +
                        " elements, the keys " + std::to_string(n));
   return m;
+}
+
+// The tile loop of a scan that restarts where head(i) (device code): the single-pass
+// scan of (value(i), head(i)) pairs under the segmented operator, write(i, x) storing
+// the result of element i. Exclusive: a head carries init op value, so that the
+// segmented inclusive scan gives init op values[s] op ... op values[i], and the store
+// writes init at heads and the inclusive value of i - 1 elsewhere, which is what the
+// exclusive scan of pairs hands it. (Reading values[i - 1] in the loads instead would
+// race with the previous tile's stores when the output is the values.)
+template <class P, class T, bool Exclusive, class Head, class Value, class Write, class Op>
+__attribute__((always_inline)) inline void
+scan_flagged_tile(Head &&head, Value &&value, Write &&write, std::size_t n,
+                  const pacxx::tile_state<flagged<T>> &s, T init, Op op) {
+  using F = flagged<T>;
+  auto load = [&](std::size_t i) -> F {
+    const bool h = head(i);
+    const T v = value(i);
+    return F{Exclusive && h ? op(init, v) : v, h ? 1u : 0u};
+  };
+  auto store = [&](std::size_t i, const F &f) { write(i, Exclusive && head(i) ? init : f.value); };
+  pacxx::agent::scan_tile<P, F, Exclusive>(load, store, n, s, segmented<Op>{op}, F{init, 0u});
 }
 
 template <class T, bool Exclusive, bool Ordered, class K, class V, class O, class Eq, class Op>
@@ -114,20 +139,9 @@ void scan_by_key(const char *name, K &&keys_in, V &&values_in, O &&out_in, T ini
           const std::size_t before = i == 0 ? 0 : i - 1;
           return i == 0 || !eq(*(key + static_cast<DK>(before)), *(key + static_cast<DK>(i)));
         };
-        // Exclusive: a head carries init op value, so that the segmented inclusive scan
-        // gives init op values[s] op ... op values[i], and the store writes init at heads
-        // and the inclusive value of i - 1 elsewhere, which is what the exclusive scan of
-        // pairs hands it. (Reading values[i - 1] in the loads instead would race with
-        // the previous tile's stores when out is values.)
-        auto load = [&](std::size_t i) -> F {
-          const bool h = head(i);
-          const T v = T(*(value + static_cast<DV>(i)));
-          return F{Exclusive && h ? op(init, v) : v, h ? 1u : 0u};
-        };
-        auto store = [&](std::size_t i, const F &f) {
-          *(result + static_cast<DO>(i)) = Exclusive && head(i) ? init : f.value;
-        };
-        pacxx::agent::scan_tile<P, F, Exclusive>(load, store, n, s, segmented<Op>{op}, F{init, 0u});
+        scan_flagged_tile<P, T, Exclusive>(
+            head, [&](std::size_t i) { return T(*(value + static_cast<DV>(i))); },
+            [&](std::size_t i, const T &x) { *(result + static_cast<DO>(i)) = x; }, n, s, init, op);
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
       keys, values, out, n, state);

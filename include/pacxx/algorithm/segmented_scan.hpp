@@ -51,7 +51,7 @@ namespace detail {
 // The scan of values[0, n) as (value, head) pairs, head(i) the bit of i in heads (set at
 // the first element of every non-empty segment), stores only for offsets[0] <= i <
 // offsets[segments]: the elements outside every segment are scanned (they end where the
-// first segment starts) but not written. Exclusive: as gpu::exclusive_scan_by_key.
+// first segment starts) but not written (scan_flagged_tile, as gpu::scan_by_key).
 template <class P, class T, bool Exclusive, class V, class O, class R, class Op>
 void scan_flagged_segments(const V &values, const O &offsets, const R &out, std::size_t segments,
                            std::size_t n, const unsigned *heads,
@@ -72,19 +72,14 @@ void scan_flagged_segments(const V &values, const O &offsets, const R &out, std:
         const std::size_t first = static_cast<std::size_t>(*ranges::begin(o));
         const std::size_t last =
             static_cast<std::size_t>(*(ranges::begin(o) + static_cast<DO>(segments)));
-        auto head = [&](std::size_t i) -> bool {
-          return i == 0 || ((heads[i >> 5] >> (i & 31)) & 1u) != 0;
-        };
-        auto load = [&](std::size_t i) -> F {
-          const bool h = head(i);
-          const T x = T(*(value + static_cast<DV>(i)));
-          return F{Exclusive && h ? op(init, x) : x, h ? 1u : 0u};
-        };
-        auto store = [&](std::size_t i, const F &f) {
-          if (i >= first && i < last)
-            *(result + static_cast<DR>(i)) = Exclusive && head(i) ? init : f.value;
-        };
-        pacxx::agent::scan_tile<P, F, Exclusive>(load, store, n, s, segmented<Op>{op}, F{init, 0u});
+        scan_flagged_tile<P, T, Exclusive>(
+            [&](std::size_t i) { return i == 0 || ((heads[i >> 5] >> (i & 31)) & 1u) != 0; },
+            [&](std::size_t i) { return T(*(value + static_cast<DV>(i))); },
+            [&](std::size_t i, const T &x) {
+              if (i >= first && i < last)
+                *(result + static_cast<DR>(i)) = x;
+            },
+            n, s, init, op);
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, P::block * P::items)}, {P::block}})(
       values, offsets, out, segments, n, heads, state);
@@ -109,20 +104,13 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
                        " elements, the values " + std::to_string(n));
   using F = flagged<T>;
   using P = pacxx::policy::scan_for<F, Ordered>;
-  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
-  if (tiles > 0xffffffffu)
-    throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
-                       " elements are more tiles than a scan counts");
   // One scratch block (scratch() hands every call the same buffer): the look-back's tile
-  // states and a bit per value for the heads, cleared together (the states' layout
-  // begins with the words their clear zeroes), then the check's result word.
-  const std::size_t state_bytes = (pacxx::tile_state<F>::bytes(tiles) + 15) / 16 * 16;
+  // states, a bit per value for the heads, cleared with them, and the check's result.
   const std::size_t head_words = (n / 32 + 4) / 4 * 4;
-  char *memory = static_cast<char *>(pacxx::detail::scratch(state_bytes + 4 * head_words + 16));
-  const auto state = pacxx::tile_state<F>::at(memory, tiles);
-  unsigned *heads = reinterpret_cast<unsigned *>(memory + state_bytes);
-  auto *bad = reinterpret_cast<unsigned long long *>(memory + state_bytes + 4 * head_words);
-  clear_words(reinterpret_cast<unsigned *>(memory), state_bytes / 4 + head_words);
+  void *extra = nullptr;
+  const auto state = prepare_pass<F, P>(name, n, 4 * head_words + 16, &extra, true);
+  unsigned *heads = static_cast<unsigned *>(extra);
+  auto *bad = reinterpret_cast<unsigned long long *>(heads + head_words);
   const std::size_t segments = checked_segments(name, off, n, heads, bad);
   if (segments == 0 || n == 0)
     return;
