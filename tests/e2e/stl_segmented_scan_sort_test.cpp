@@ -46,10 +46,13 @@ struct Shape {
   int lo, hi;
 };
 // Each path of the scans and the sorts: single segments, many tiny ones with empties,
-// around a warp, up to each sort tile (128, 512, 2048), mixed (some past the largest
-// tile: the global sort), long (a block per scan segment; the global sort).
-const Shape shapes[] = {{1, 0, 0},     {1, 1, 1},       {1000, 0, 3},  {397, 30, 128},
-                        {101, 0, 512}, {23, 600, 2048}, {37, 0, 9000}, {11, 3000, 5000}};
+// around a warp, the sorts' warp groups (one lane of 8 or 16 items a segment, as on
+// OpenCL; on CUDA groups of 2 .. 32 lanes up to 256 and 512 elements), up to each sort
+// tile (128, 512, 2048), mixed (some past the largest tile: the global sort), long (a
+// block per scan segment; the global sort).
+const Shape shapes[] = {{1, 0, 0},     {1, 1, 1},       {1000, 0, 3},  {500, 9, 16},
+                        {200, 5, 60},  {397, 30, 128},  {101, 0, 512}, {23, 600, 2048},
+                        {37, 0, 9000}, {11, 3000, 5000}};
 
 template <class T> std::vector<T> random_keys(std::size_t n, std::uint64_t seed) {
   // Few distinct keys, so equal keys are common and stability shows; negative ones where

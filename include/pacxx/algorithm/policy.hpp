@@ -652,12 +652,19 @@ struct pairwise_reduce {
 // longer ones (and those of tiles too large for the shared memory) globally (see
 // segmented_sort.hpp). Not yet measured.
 struct segmented_sort {
-  static constexpr std::size_t small_block = 32;   // threads a block for the small tile
-  static constexpr std::size_t small_tile = 128;   // longest segment of the small tile
-  static constexpr std::size_t medium_block = 128; // threads a block for the medium tile
-  static constexpr std::size_t medium_tile = 512;  // longest segment of the medium tile
-  static constexpr std::size_t large_block = 256;  // threads a block for the large tile
-  static constexpr std::size_t large_tile = 2048;  // longest segment of the large tile
+  // Segments of at most warp_items * 32 elements (warp_items on OpenCL, whose warps are
+  // one work-item), or twice that where a key and its value take at most
+  // warp_items_max_bytes, are sorted in registers by groups of a warp's lanes, blocks of
+  // warp_block threads (sort_segments_by_warp).
+  static constexpr std::size_t warp_items = 8;            // items a lane
+  static constexpr std::size_t warp_items_max_bytes = 16; // key and value, for 2 * warp_items
+  static constexpr std::size_t warp_block = 256;          // threads a block
+  static constexpr std::size_t small_block = 32;          // threads a block for the small tile
+  static constexpr std::size_t small_tile = 128;          // longest segment of the small tile
+  static constexpr std::size_t medium_block = 128;        // threads a block for the medium tile
+  static constexpr std::size_t medium_tile = 512;         // longest segment of the medium tile
+  static constexpr std::size_t large_block = 256;         // threads a block for the large tile
+  static constexpr std::size_t large_tile = 2048;         // longest segment of the large tile
   // CUDA's static shared memory of a block: tiles of keys, positions and values that
   // would take more are not used.
   static constexpr std::size_t max_shared_bytes = 48 * 1024;

@@ -11,6 +11,11 @@
 // the call, keys and values unchanged), one that finds the longest segment and the first
 // and last offsets (both read back), then by the longest segment's length
 // (pacxx::policy::segmented_sort):
+//  - segments that a warp's registers hold (256 elements on CUDA, 512 for keys and values
+//    of at most 16 bytes; 8 and 16 on OpenCL, whose warps are one work-item): a group of
+//    lanes a segment, as few as its longest needs, each lane 8 or 16 elements in
+//    registers, a bitonic network of register exchanges and shuffles over (key, position)
+//    pairs, the position breaking ties (stable);
 //  - a block per segment sorting it in shared memory: a bitonic network over (key,
 //    position) pairs, the position breaking ties, so the result is the stable one;
 //    the network is as wide as the segment rounded up to a power of two, and the block
@@ -63,15 +68,20 @@ template <class O> segment_extent find_segment_extent(const O &offsets, std::siz
       [](const auto &offsets_view, std::size_t segments, U *e) {
         auto first = ranges::begin(offsets_view);
         using D = ranges::range_difference_t<decltype(offsets_view)>;
+        U longest = 0;
         pacxx::detail::for_each_index<P>(segments, [&](std::size_t s) {
           const U len = U(*(first + static_cast<D>(s + 1)) - *(first + static_cast<D>(s)));
-          if (len > 1) // most segments of a sort worth the name are; skips the atomic else
-            pacxx::atomic_max(e, len);
+          longest = len > longest ? len : longest;
           if (s == 0) {
             e[1] = U(*first);
             e[2] = U(*(first + static_cast<D>(segments)));
           }
         });
+        // One atomic a warp: an atomic a segment on the one word took 126 us for 167772
+        // segments of 100 (ncu, H100, 2026-11-28), longer than the sort's other launches.
+        longest = pacxx::warp::reduce(longest, [](U a, U b) { return a > b ? a : b; });
+        if (pacxx::warp::lane() == 0 && longest > 1)
+          pacxx::atomic_max(e, longest);
       },
       pacxx::detail::elementwise_grid<P>(segments))(offsets, segments, e);
   segment_extent result;
@@ -169,6 +179,166 @@ void sort_segments_by_block(const KV &keys, const VV &values, const O &offsets,
         }
       },
       pacxx::launch_config{{segments}, {B}})(keys, values, offsets);
+}
+
+// The lanes of the running device's warps, on the host (32 on CUDA, 1 on OpenCL: what
+// pacxx::warp::size() is in device code).
+inline std::size_t host_warp_size() {
+  const char *b = pacxx::native_handles().backend;
+  return b[0] == 'c' ? 32 : 1; // "cuda" or "opencl"
+}
+
+// An element of a warp's sorting network: key and position in the segment. Positions
+// from len on are padding; they are distinct, so `before` is a strict total order (the
+// two lanes of an exchange always agree on it) and the sort is stable.
+template <class K, class Comp> struct warp_sort_order {
+  Comp comp;
+  unsigned len;
+  bool operator()(const K &ka, unsigned pa, const K &kb, unsigned pb) const {
+    if (pa >= len || pb >= len)
+      return pa < pb;
+    if (comp(ka, kb))
+      return true;
+    if (comp(kb, ka))
+      return false;
+    return pa < pb;
+  }
+};
+
+// In-lane compare-exchange of items a < b: the one that goes first to a.
+template <class K, class Order>
+__attribute__((always_inline)) inline void exchange_items(K &ka, unsigned &pa, K &kb, unsigned &pb,
+                                                          const Order &before) {
+  if (before(kb, pb, ka, pa)) {
+    const K tk = ka;
+    ka = kb;
+    kb = tk;
+    const unsigned tp = pa;
+    pa = pb;
+    pb = tp;
+  }
+}
+
+// Cross-lane compare-exchange: this lane's item against the partner lane's item (key k,
+// position p); the lower lane keeps the one that goes first. Every lane of the warp calls
+// it together.
+template <class K, class Order>
+__attribute__((always_inline)) inline void exchange_lanes(K &k, unsigned &p, const K &send_k,
+                                                          unsigned send_p, unsigned partner,
+                                                          bool lower, const Order &before) {
+  const K ok = pacxx::warp::shuffle(send_k, partner);
+  const unsigned op = pacxx::warp::shuffle(send_p, partner);
+  const bool other_first = before(ok, op, k, p);
+  if (other_first == lower) {
+    k = ok;
+    p = op;
+  }
+}
+
+// Segments of at most group * I elements, `group` lanes of a warp each (a power of two
+// up to the warp's size; I a power of two), blocks of B threads taking B / group segments.
+// Each lane holds I consecutive elements of its segment in registers, and the group sorts
+// them with a bitonic network in the form where every merge starts by comparing element e
+// with e ^ (size - 1), so all exchanges keep the first at the lower index: within a lane
+// the exchanges are of registers (unrolled, constant indices), across lanes shuffles.
+// Values are gathered by position once the keys are in order. Longer segments are left
+// to the other paths (the group does nothing). The block's shared-memory bitonic sort
+// with one block of 32 threads a segment of 100 took 1081 us for 2^24 keys (H100, ncu,
+// 2026-11-28), CUB's warp sort 135.
+template <std::size_t B, std::size_t I, class K, class V, bool HasValues, class KV, class VV,
+          class O, class Comp>
+void sort_segments_by_warp(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                           unsigned group, Comp comp) {
+  static_assert(I >= 2 && (I & (I - 1)) == 0, "items a lane: a power of two");
+  pacxx::kernel(
+      [comp](const auto &kv, const auto &vv, const auto &o, std::size_t segments, unsigned group) {
+        using DO = ranges::range_difference_t<decltype(o)>;
+        using DK = ranges::range_difference_t<decltype(kv)>;
+        using DV = ranges::range_difference_t<decltype(vv)>;
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+        const std::size_t s = pacxx::Block::get().index.x * (B / group) + l / group;
+        const unsigned g = l % group, lane = pacxx::warp::lane();
+        std::size_t begin = 0, len = 0;
+        if (s < segments) {
+          begin = static_cast<std::size_t>(*(ranges::begin(o) + DO(s)));
+          len = static_cast<std::size_t>(*(ranges::begin(o) + DO(s + 1))) - begin;
+          if (len > group * I)
+            len = 0;
+        }
+        const auto k0 = ranges::begin(kv) + DK(begin);
+        K key[I];
+        unsigned pos[I];
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned e = g * unsigned(I) + k;
+          pos[k] = e;
+          if (e < len)
+            key[k] = *(k0 + DK(e));
+        }
+        const warp_sort_order<K, decltype(comp)> before{comp, static_cast<unsigned>(len)};
+    // Merges within the lane (sizes 2 .. I).
+#pragma unroll
+        for (unsigned size = 2; size <= I; size *= 2) {
+#pragma unroll
+          for (unsigned a = 0; a < I; ++a) {
+            const unsigned b = a ^ (size - 1);
+            if (a < b)
+              exchange_items(key[a], pos[a], key[b], pos[b], before);
+          }
+#pragma unroll
+          for (unsigned stride = size / 4; stride > 0; stride /= 2)
+#pragma unroll
+            for (unsigned a = 0; a < I; ++a)
+              if ((a & stride) == 0)
+                exchange_items(key[a], pos[a], key[a + stride], pos[a + stride], before);
+        }
+        // Merges across the group's lanes (sizes 2I .. group * I).
+        for (unsigned size = 2 * I; size <= group * I; size *= 2) {
+          const unsigned flip = size / I - 1; // e ^ (size - 1): lane g ^ flip, item I - 1 - k
+          const bool lower_flip = (g ^ flip) > g;
+          K fk[I];
+          unsigned fp[I];
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k) {
+            fk[k] = key[I - 1 - k];
+            fp[k] = pos[I - 1 - k];
+          }
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k)
+            exchange_lanes(key[k], pos[k], fk[k], fp[k], lane ^ flip, lower_flip, before);
+          for (unsigned m = size / (4 * I); m > 0; m /= 2) { // strides >= I: lane g ^ m
+            const bool lower = (g & m) == 0;
+#pragma unroll
+            for (unsigned k = 0; k < I; ++k)
+              exchange_lanes(key[k], pos[k], key[k], pos[k], lane ^ m, lower, before);
+          }
+#pragma unroll
+          for (unsigned stride = I / 2; stride > 0; stride /= 2)
+#pragma unroll
+            for (unsigned a = 0; a < I; ++a)
+              if ((a & stride) == 0)
+                exchange_items(key[a], pos[a], key[a + stride], pos[a + stride], before);
+        }
+        V val[HasValues ? I : 1];
+        const auto v0 = ranges::begin(vv) + DV(begin);
+        if (HasValues)
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k)
+            if (g * unsigned(I) + k < len)
+              val[k] = *(v0 + DV(pos[k]));
+        pacxx::barrier(); // every lane has read its keys and values before any is written
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned e = g * unsigned(I) + k;
+          if (e < len) {
+            *(k0 + DK(e)) = key[k];
+            if (HasValues)
+              *(v0 + DV(e)) = val[HasValues ? k : 0];
+          }
+        }
+      },
+      pacxx::launch_config{{pacxx::detail::ceil_div(segments, B / group)}, {B}})(
+      keys, values, offsets, segments, group);
 }
 
 // A record of the global sort: segment (-1 before the first, `segments` after the last),
@@ -335,6 +505,23 @@ void segmented_sort(const KV &keys, const VV &values, const O &offsets, std::siz
   if (longest <= 1)
     return;
   using P = pacxx::policy::segmented_sort;
+  // Segments that a warp's registers hold: a group of lanes each (see sort_segments_by_warp).
+  const std::size_t lanes = host_warp_size();
+  constexpr std::size_t item_bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
+  if (longest <= P::warp_items * lanes ||
+      (item_bytes <= P::warp_items_max_bytes && longest <= 2 * P::warp_items * lanes)) {
+    const std::size_t items = longest <= P::warp_items * lanes ? P::warp_items : 2 * P::warp_items;
+    std::size_t group = 1;
+    while (group * items < longest)
+      group *= 2;
+    if (items == P::warp_items)
+      sort_segments_by_warp<P::warp_block, P::warp_items, K, V, HasValues>(
+          keys, values, offsets, segments, static_cast<unsigned>(group), comp);
+    else
+      sort_segments_by_warp<P::warp_block, 2 * P::warp_items, K, V, HasValues>(
+          keys, values, offsets, segments, static_cast<unsigned>(group), comp);
+    return;
+  }
   static_assert(P::small_tile % P::small_block == 0 && P::medium_tile % P::medium_block == 0 &&
                     P::large_tile % P::large_block == 0,
                 "policy::segmented_sort: tiles are whole multiples of their blocks");
