@@ -49,6 +49,7 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
   shared_memory<C, 2> bounds;
   const std::size_t l = Thread::get().local.x;
   C count = 0;
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     count += selected[k] ? 1 : 0;
 
@@ -78,6 +79,7 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
   // Stage in output order: the selected items at [0, total), then (Partition) the
   // rejected ones at [total, valid).
   C mine = offset - prefix, other = total + l * I - mine;
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     if (selected[k])
       stage[mine++] = items[k];
@@ -86,6 +88,7 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
   }
   barrier();
   const std::size_t end = Partition ? valid : total;
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     const std::size_t i = k * B + l;
     if (i < end) {
@@ -122,9 +125,11 @@ select_tile(Load &&load, Store &&store, Rejected &&rejected, std::size_t n,
   U items[I];
   bool selected[I];
   if (valid == tile_size) { // a full tile: no bounds checks
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       selected[k] = load(first + k, items[k]);
   } else {
+#pragma unroll
     for (std::size_t k = 0; k < I; ++k)
       selected[k] = l * I + k < valid && load(first + k, items[k]);
   }
@@ -153,6 +158,7 @@ select_tile_values(Value &&value, Test &&test, Store &&store, Rejected &&rejecte
   U items[I];
   bool selected[I];
   exchange.load_blocked([&](std::size_t i) -> U { return value(base + i); }, valid, items);
+#pragma unroll
   for (std::size_t k = 0; k < I; ++k)
     selected[k] = l * I + k < valid && bool(test(static_cast<const U &>(items[k])));
   // The stage reuses the exchange's memory: select_scatter writes it only after its
