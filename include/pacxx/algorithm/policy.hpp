@@ -549,16 +549,27 @@ struct transpose {
   static constexpr std::size_t max_blocks_yz = 65535;
 };
 
-// gpu::segmented_reduce: a warp per segment (its lanes striding over it) below
-// `block_min_mean` elements per segment on average, a block of `block` threads per
-// segment from there. H200, 2^26 floats, against CUB's DeviceSegmentedReduce
-// (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000 2419 (1664), 100000 by block
-// 2553 (3357); the block path and small sizes are where it is behind
-// (benchmarks/results/2026-11-27-h200-segmented).
+// gpu::segmented_reduce (pacxx/algorithm/segmented_reduce.hpp): a warp per segment (its
+// lanes striding over it) below `split_min_mean` elements per segment on average; from
+// there blocks of `block` threads take tiles of whole rounds (block x split_items
+// elements, all loaded before they are folded), about split_tiles of them, and a segment
+// is split over the tiles it covers. The warp path on the H200, 2^26 floats, against
+// CUB's DeviceSegmentedReduce (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000
+// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented). split_min_mean,
+// split_items, split_tiles and finish_alone are first guesses, to be measured on the
+// H100.
 struct segmented_reduce {
   static constexpr std::size_t block = 256; // threads a block
-  // Mean segment length from which a block takes a segment.
+  // gpu::scatter_reduce's fold of sorted runs: a block, not a warp, a run from this mean
+  // run length (pacxx/algorithm/scatter_reduce.hpp).
   static constexpr std::size_t block_min_mean = 2048;
+  // Mean segment length from which blocks fold tiles (below: a warp a segment).
+  static constexpr std::size_t split_min_mean = 512;
+  static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
+  static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
+  // The second pass: a segment of at most this many parts (tiles it touches) is folded
+  // by one thread, a longer one by its warp.
+  static constexpr std::size_t finish_alone = 32;
 };
 
 // gpu::gemm / gpu::gemm_batched (pacxx/algorithm/gemm.hpp), CUTLASS's SIMT structure:
