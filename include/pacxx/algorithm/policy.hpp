@@ -563,8 +563,12 @@ struct segmented_reduce {
   // gpu::scatter_reduce's fold of sorted runs: a block, not a warp, a run from this mean
   // run length (pacxx/algorithm/scatter_reduce.hpp).
   static constexpr std::size_t block_min_mean = 2048;
-  // Mean segment length from which blocks fold tiles (below: a warp a segment).
-  static constexpr std::size_t split_min_mean = 512;
+  // Mean segment length from which blocks fold tiles (below: a warp a segment). Where
+  // the old block-a-segment path started: segments of 1000 stay with the warps, which
+  // were ahead of CUB at 2^26 even with the check's wait
+  // (benchmarks/results/2026-11-27-h100-issues-35-38); tiles there (several pieces a
+  // tile, a block_reduce each) are to be measured on the H100.
+  static constexpr std::size_t split_min_mean = 2048;
   static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
   static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
   // The second pass: a segment of at most this many parts (tiles it touches) is folded

@@ -288,27 +288,39 @@ void fold_tiles(const V &values, const O &offsets, std::size_t segments, std::si
         // offsets, segment s holds pos at the top of every round.
         std::size_t pos = offset_at(off, 0, n);
         pos = pos > a ? pos : a;
-        std::size_t s = find_segment(off, 0, segments, pos, n);
+        std::size_t s = find_segment(off, 0, segments, pos, n), ob = b, oe = b;
+        if (s < segments) {
+          ob = offset_at(off, s, n);
+          oe = offset_at(off, s + 1, n);
+        }
         pacxx::block_reduce<maybe<T>, B> block;
         // Every thread computes the same pieces: the loop and its barriers are uniform.
         for (;;) {
-          std::size_t ob = b, oe = b;
-          if (s < segments) {
-            ob = offset_at(off, s, n);
-            oe = offset_at(off, s + 1, n);
-          }
           const std::size_t ps = ob > pos ? ob : pos, pe = oe < b ? oe : b;
           if (ps >= pe) // past the tile or the segments (or a bad offset)
             break;
+          // The next segment's end, read before this piece's loads are waited for: a
+          // tile of many short segments pays one memory latency a piece, not two.
+          const std::size_t on = s + 1 < segments ? offset_at(off, s + 2, n) : b;
           const maybe<T> m =
               block.reduce(fold_piece<P, T>(load, op, ps + l, pe), maybe_op<Op>{op}, B);
           if (l == 0)
             *(ob < a ? heads + t : oe > b ? tails + t : results + s) = m.value;
           pacxx::barrier(); // block_reduce's shared memory is used again
           pos = pe;
-          // The next segment, unless it is empty: then a search skips the empty ones.
-          if (++s < segments && offset_at(off, s + 1, n) <= pos)
+          if (++s >= segments)
+            break;
+          if (on > pos) { // the next segment holds pos (it is not empty)
+            ob = oe;
+            oe = on;
+          } else { // a search skips the empty segments
             s = find_segment(off, s, segments, pos, n);
+            ob = oe = b;
+            if (s < segments) {
+              ob = offset_at(off, s, n);
+              oe = offset_at(off, s + 1, n);
+            }
+          }
         }
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, tile)}, {B}})(
