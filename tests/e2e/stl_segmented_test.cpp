@@ -91,13 +91,19 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SegmentedReduce,
                                            SegmentShape{11, 3000, 5000} // a block each
                                            ));
 
-// Every segment through the tiles' path, tiles of 512 elements (256 threads x 2), a
-// segment of more than 2 parts folded by a warp in the second pass.
+// Every segment through the tiles' path, tiles of 512 elements (256 threads x 2); in the
+// second pass a thread a segment, and a segment of more than 2 parts folded by a warp.
+// (The default policy's tests take the second pass's warp a segment.)
 struct tiny_tiles : pacxx::policy::segmented_reduce {
   static constexpr std::size_t split_min_mean = 0;
   static constexpr std::size_t split_items = 2;
   static constexpr std::size_t split_tiles = std::size_t(1) << 40; // tiles of one round
+  static constexpr std::size_t finish_by_warp_max = 0;
   static constexpr std::size_t finish_alone = 2;
+};
+// The same with the second pass's warp a segment.
+struct tiny_tiles_warp_finish : tiny_tiles {
+  static constexpr std::size_t finish_by_warp_max = std::size_t(1) << 40;
 };
 // Every segment through the warp path.
 struct warps_only : pacxx::policy::segmented_reduce {
@@ -127,6 +133,9 @@ template <class P> void expect_all_shapes() {
 }
 
 TEST(SegmentedReducePaths, TilesMatchTheHost) { expect_all_shapes<tiny_tiles>(); }
+TEST(SegmentedReducePaths, TilesWithAWarpASegmentAfterMatchTheHost) {
+  expect_all_shapes<tiny_tiles_warp_finish>();
+}
 TEST(SegmentedReducePaths, WarpsMatchTheHost) { expect_all_shapes<warps_only>(); }
 TEST(SegmentedReducePaths, DefaultPolicyMatchesTheHost) {
   expect_all_shapes<pacxx::policy::segmented_reduce>();

@@ -571,8 +571,11 @@ struct segmented_reduce {
   static constexpr std::size_t split_min_mean = 2048;
   static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
   static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
-  // The second pass: a segment of at most this many parts (tiles it touches) is folded
-  // by one thread, a longer one by its warp.
+  // The second pass after tiles: a warp a segment up to this many segments (about one
+  // wave of blocks of 8 warps on an H100), each folding the segment's parts (tiles it
+  // touches); above, a thread a segment, and a segment of more than finish_alone parts
+  // is folded by its warp.
+  static constexpr std::size_t finish_by_warp_max = 8192;
   static constexpr std::size_t finish_alone = 32;
 };
 

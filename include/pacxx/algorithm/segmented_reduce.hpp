@@ -217,36 +217,29 @@ template <class T, class Op> inline maybe<T> fold_maybe(const maybe<T> &m, const
   return m.have ? maybe<T>{op(m.value, x), 1u} : maybe<T>{x, 1u};
 }
 
-// The fold of one thread's elements i, i + B, ... < end of a piece of a segment (device
-// code). On the GPU path a thread issues all P::split_items loads of a round before it
-// folds any (as gpu::reduce's tiles: one load in flight per thread cannot keep HBM
-// busy); the last, partial round loads clamped indices (every load unconditional) and
-// folds only those inside. Where a warp is one work-item (PoCL vectorises across
-// work-items, and copies of the load only add compile time) a plain loop.
-template <class P, class T, class Load, class Op>
-inline maybe<T> fold_piece(Load &load, Op &op, std::size_t i, std::size_t end) {
-  constexpr std::size_t B = P::block, I = P::split_items;
-  maybe<T> m{T(), 0u};
+// m op get(k) op get(k + stride) op ... for k < end (device code). On the GPU path a
+// thread issues I loads (get) before it folds any, as gpu::reduce's tiles do (one load
+// in flight per thread cannot keep HBM busy): each round loads clamped indices, all
+// unconditionally, and folds those below end. Where a warp is one work-item (PoCL
+// vectorises across work-items, and copies of get only add compile time) a plain loop.
+template <std::size_t I, class T, class Get, class Op>
+inline maybe<T> fold_strided(Get &get, Op &op, maybe<T> m, std::size_t k, std::size_t end,
+                             std::size_t stride) {
   if (pacxx::warp::size() > 1) {
-    for (; i + (I - 1) * B < end; i += I * B)
-      m = fold_maybe(m,
-                     pacxx::agent::detail::fold_loads(load, op, load(i), i + B, B,
-                                                      std::make_index_sequence<I - 1>{}),
-                     op);
-    if (i < end) {
+    for (; k < end; k += I * stride) {
       T x[I];
-      for (std::size_t k = 0; k < I; ++k)
-        x[k] = load(i + k * B < end ? i + k * B : i);
+      for (std::size_t j = 0; j < I; ++j)
+        x[j] = get(k + j * stride < end ? k + j * stride : k);
       T r = x[0];
-      for (std::size_t k = 1; k < I; ++k)
-        if (i + k * B < end)
-          r = op(r, x[k]);
+      for (std::size_t j = 1; j < I; ++j)
+        if (k + j * stride < end)
+          r = op(r, x[j]);
       m = fold_maybe(m, r, op);
     }
     return m;
   }
-  for (; i < end; i += B)
-    m = fold_maybe(m, load(i), op);
+  for (; k < end; k += stride)
+    m = fold_maybe(m, get(k), op);
   return m;
 }
 
@@ -303,7 +296,8 @@ void fold_tiles(const V &values, const O &offsets, std::size_t segments, std::si
           // tile of many short segments pays one memory latency a piece, not two.
           const std::size_t on = s + 1 < segments ? offset_at(off, s + 2, n) : b;
           const maybe<T> m =
-              block.reduce(fold_piece<P, T>(load, op, ps + l, pe), maybe_op<Op>{op}, B);
+              block.reduce(fold_strided<P::split_items>(load, op, maybe<T>{T(), 0u}, ps + l, pe, B),
+                           maybe_op<Op>{op}, B);
           if (l == 0)
             *(ob < a ? heads + t : oe > b ? tails + t : results + s) = m.value;
           pacxx::barrier(); // block_reduce's shared memory is used again
@@ -365,31 +359,39 @@ void fold_by_warp(const V &values, const O &offsets, std::size_t segments, std::
       values, offsets, segments, n, mem.results, mem.bad);
 }
 
-// Pass two: a thread a segment writes out[s] = init op the fold of its parts (none for an
-// empty segment: init), in a fixed order: its results entry where one tile (or warp)
-// held it whole, else tails[first tile] op heads[next tiles ... last tile]. A segment of
-// more than P::finish_alone parts is folded by its whole warp, the lanes striding over
-// the parts, one such segment of the warp after another. Nothing is written where pass
-// one found a bad offset; thread 0 copies the check's word to where the host reads it.
+// Pass two writes out[s] = init op the fold of segment s's parts (none for an empty
+// segment: init), in a fixed order: its results entry where one tile (or warp) held it
+// whole, else tails[first tile] op heads[next tiles ... last tile]. `by_warp`: a warp a
+// segment, the lanes striding over its parts (a few segments, of many parts each: one
+// tile's round of loads and a warp reduction); else a thread a segment, and a segment of
+// more than P::finish_alone parts is folded by its whole warp, one such segment of the
+// warp after another. Nothing is written where pass one found a bad offset; the first
+// thread copies the check's word to where the host reads it.
 template <class P, class T, class Op, class O, class R>
 void finish_segments(const O &offsets, const R &out, std::size_t segments, std::size_t n,
-                     std::size_t tile, const reduce_passes<T> &mem, T init, Op op) {
-  constexpr std::size_t B = P::block;
+                     std::size_t tile, bool by_warp, const reduce_passes<T> &mem, T init, Op op) {
+  constexpr std::size_t B = P::block, per_block = B / 32, I = P::split_items;
   using U = unsigned long long;
   pacxx::kernel(
       [init, op](const auto &o0, const auto &r0, std::size_t segments, std::size_t n,
-                 std::size_t tile, const T *results, const T *heads, const T *tails, const U *bad,
-                 U *seen) {
+                 std::size_t tile, bool by_warp, const T *results, const T *heads, const T *tails,
+                 const U *bad, U *seen) {
         auto o = o0;
         auto r = r0;
         const auto off = ranges::begin(o);
         using DR = ranges::range_difference_t<decltype(r)>;
-        const std::size_t s = pacxx::Block::get().index.x * B + pacxx::Thread::get().local.x;
+        const std::size_t l = pacxx::Thread::get().local.x, blk = pacxx::Block::get().index.x;
+        const std::size_t W = pacxx::warp::size();
         const U found = *bad;
-        if (s == 0)
+        if (blk == 0 && l == 0)
           *seen = found;
-        if (found != ~0ull) // the whole grid returns: a bad offset leaves out unchanged
+        // No barriers in this kernel: returns are safe. A bad offset: the whole grid
+        // returns and out is unchanged. Where a warp is one work-item, the first
+        // per_block work-items of a block take a segment each in by_warp.
+        if (found != ~0ull || (by_warp && W == 1 && l >= per_block))
           return;
+        const std::size_t s = by_warp ? blk * per_block + l / W : blk * B + l;
+        const std::size_t lane = l % W, lanes = by_warp ? W : 1;
         std::size_t tb = 0, count = 0; // the segment's first tile and its number of parts
         if (s < segments) {
           const std::size_t ob = offset_at(off, s, n), oe = offset_at(off, s + 1, n);
@@ -398,32 +400,36 @@ void finish_segments(const O &offsets, const R &out, std::size_t segments, std::
             count = (oe - 1) / tile - tb + 1;
           }
         }
-        auto part = [&](std::size_t seg, std::size_t first_tile, std::size_t parts,
-                        std::size_t k) -> T {
+        auto part_of = [&](std::size_t seg, std::size_t first_tile, std::size_t parts,
+                           std::size_t k) -> T {
           return parts == 1 ? results[seg] : k == 0 ? tails[first_tile] : heads[first_tile + k];
         };
+        auto part = [&](std::size_t k) { return part_of(s, tb, count, k); };
+        const bool alone = by_warp || count <= P::finish_alone;
         maybe<T> m{T(), 0u};
-        const bool alone = count <= P::finish_alone;
         if (alone)
-          for (std::size_t k = 0; k < count; ++k)
-            m = fold_maybe(m, part(s, tb, count, k), op);
-        const unsigned W = pacxx::warp::size(), lane = pacxx::warp::lane();
-        for (unsigned rest = pacxx::warp::ballot(!alone); rest != 0; rest &= rest - 1) {
-          const unsigned j = static_cast<unsigned>(__builtin_ctz(rest));
-          const std::size_t js = s - lane + j, jtb = pacxx::warp::shuffle(tb, j),
-                            jcount = pacxx::warp::shuffle(count, j);
-          maybe<T> x{T(), 0u};
-          for (std::size_t k = lane; k < jcount; k += W)
-            x = fold_maybe(x, part(js, jtb, jcount, k), op);
-          x = pacxx::warp::shuffle(pacxx::warp::reduce(x, maybe_op<Op>{op}, W), 0u);
-          if (lane == j)
-            m = x;
+          m = fold_strided<I>(part, op, m, by_warp ? lane : 0, count, lanes);
+        if (by_warp) {
+          m = pacxx::warp::reduce(m, maybe_op<Op>{op}, static_cast<unsigned>(W));
+        } else {
+          for (unsigned rest = pacxx::warp::ballot(!alone); rest != 0; rest &= rest - 1) {
+            const unsigned j = static_cast<unsigned>(__builtin_ctz(rest));
+            const std::size_t js = s - lane + j, jtb = pacxx::warp::shuffle(tb, j),
+                              jcount = pacxx::warp::shuffle(count, j);
+            auto part_j = [&](std::size_t k) { return part_of(js, jtb, jcount, k); };
+            maybe<T> x = fold_strided<I>(part_j, op, maybe<T>{T(), 0u}, lane, jcount, W);
+            x = pacxx::warp::shuffle(
+                pacxx::warp::reduce(x, maybe_op<Op>{op}, static_cast<unsigned>(W)), 0u);
+            if (lane == j)
+              m = x;
+          }
         }
-        if (s < segments)
+        if (s < segments && (!by_warp || lane == 0))
           *(ranges::begin(r) + static_cast<DR>(s)) = m.have ? op(init, m.value) : init;
       },
-      pacxx::launch_config{{pacxx::detail::ceil_div(segments, B)}, {B}})(
-      offsets, out, segments, n, tile, mem.results, mem.heads, mem.tails, mem.bad, mem.seen.kernel);
+      pacxx::launch_config{{pacxx::detail::ceil_div(segments, by_warp ? per_block : B)}, {B}})(
+      offsets, out, segments, n, tile, by_warp, mem.results, mem.heads, mem.tails, mem.bad,
+      mem.seen.kernel);
 }
 
 // gpu::segmented_reduce with the policy P (tests pass their own to reach every path at
@@ -475,7 +481,9 @@ void segmented_reduce_with(Values &&values, Offsets &&offsets, Out &&out, T init
     fold_tiles<P>(in, off, segments, n, tile, mem, op);
   else
     fold_by_warp<P>(in, off, segments, n, mem, op);
-  finish_segments<P>(off, dst, segments, n, tile, mem, init, op);
+  // A warp a segment in pass two where there are few (then they may have many parts).
+  finish_segments<P>(off, dst, segments, n, tile, split && segments <= P::finish_by_warp_max, mem,
+                     init, op);
   const readback<U> seen(mem.seen);
   if (seen[0] != ~0ull) {
     pacxx::detail::fill_on_device(bad, 0xff, sizeof(U)); // all ones again for the next call
