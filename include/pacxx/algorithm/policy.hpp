@@ -571,6 +571,13 @@ struct segmented_reduce {
   static constexpr std::size_t split_min_mean = 2048;
   static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
   static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
+  // Launch bound of the tiles' kernel: blocks a multiprocessor should hold (0: none).
+  // Every tile is as long, so blocks run in waves: with 8 (at most 32 registers) 4096
+  // tiles are 3.9 waves on 132 multiprocessors; unbounded, ptxas (sm_90) gives the
+  // kernel 35-40 registers, room for 6 blocks: 5.2 waves, the last a sixth full. Bounded
+  // it spills 16-48 bytes (ptxas -v on the tests' kernels); which is faster is to be
+  // measured on the H100.
+  static constexpr std::size_t split_min_blocks = 8;
   // The second pass after tiles: a warp a segment up to this many segments (about one
   // wave of blocks of 8 warps on an H100), each folding the segment's parts (tiles it
   // touches); above, a thread a segment, and a segment of more than finish_alone parts

@@ -219,15 +219,25 @@ template <class T, class Op> inline maybe<T> fold_maybe(const maybe<T> &m, const
 
 // m op get(k) op get(k + stride) op ... for k < end (device code). On the GPU path a
 // thread issues I loads (get) before it folds any, as gpu::reduce's tiles do (one load
-// in flight per thread cannot keep HBM busy): each round loads clamped indices, all
-// unconditionally, and folds those below end. Where a warp is one work-item (PoCL
+// in flight per thread cannot keep HBM busy); the last, partial round loads clamped
+// indices, all unconditionally, and folds those below end. Where a warp is one work-item (PoCL
 // vectorises across work-items, and copies of get only add compile time) a plain loop.
 template <std::size_t I, class T, class Get, class Op>
 inline maybe<T> fold_strided(Get &get, Op &op, maybe<T> m, std::size_t k, std::size_t end,
                              std::size_t stride) {
   if (pacxx::warp::size() > 1) {
-    for (; k < end; k += I * stride) {
-      T x[I];
+    T x[I];
+    // Whole rounds: the addresses are one base and constant offsets (with clamped ones,
+    // a 64-bit address a load, the tiles' kernel spilled under its launch bound).
+    for (; k + (I - 1) * stride < end; k += I * stride) {
+      for (std::size_t j = 0; j < I; ++j)
+        x[j] = get(k + j * stride);
+      T r = x[0];
+      for (std::size_t j = 1; j < I; ++j)
+        r = op(r, x[j]);
+      m = fold_maybe(m, r, op);
+    }
+    if (k < end) { // the last, partial round
       for (std::size_t j = 0; j < I; ++j)
         x[j] = get(k + j * stride < end ? k + j * stride : k);
       T r = x[0];
@@ -268,6 +278,8 @@ void fold_tiles(const V &values, const O &offsets, std::size_t segments, std::si
   pacxx::kernel(
       [op](const auto &v0, const auto &o0, std::size_t segments, std::size_t n, std::size_t tile,
            T *results, T *heads, T *tails, U *bad) {
+        if (P::split_min_blocks > 0)
+          pacxx::launch_bounds(B, P::split_min_blocks);
         auto v = v0;
         auto o = o0;
         const auto first = ranges::begin(v);
