@@ -579,10 +579,10 @@ struct segmented_reduce {
   // measured on the H100.
   static constexpr std::size_t split_min_blocks = 8;
   // The second pass after tiles: a warp a segment up to this many segments (about one
-  // wave of blocks of 8 warps on an H100), each folding the segment's parts (tiles it
-  // touches); above, a thread a segment, and a segment of more than finish_alone parts
-  // is folded by its warp.
+  // wave of blocks of 8 warps on an H100), the lanes folding the segment's parts (the
+  // tiles it touches); above, a thread a segment.
   static constexpr std::size_t finish_by_warp_max = 8192;
+  // With a thread a segment, a segment of more parts than this is folded by its warp.
   static constexpr std::size_t finish_alone = 32;
 };
 
