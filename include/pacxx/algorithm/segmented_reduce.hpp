@@ -18,11 +18,14 @@
 //      is spread over many blocks (one block a segment, as CUB does, leaves most of the
 //      GPU idle when there are fewer segments than multiprocessors) and a tile's short
 //      segments are folded one after another. Either way the folds go to scratch.
-//   2. A thread a segment writes init op its parts (a warp folds a segment of many
-//      parts) into out, unless the check found a bad offset; then the host throws a
-//      pacxx::error naming it, and out is unchanged.
+//   2. A thread a segment (a warp a segment where there are few, after tiles) writes
+//      init op its parts into out in a fixed order, unless the check found a bad
+//      offset; then the host throws a pacxx::error naming it, and out is unchanged.
 // The first version checked the offsets in a launch of its own and read the result back
-// before the fold: the wait between the launches was most of a small call.
+// before the fold, so a call paid a host round trip between its launches, and a fill of
+// the check's word before them (here a word of ones_scratch, all ones between calls).
+// For the same input and device the result is the same to the bit: the grids and the
+// order of every fold follow from the sizes alone (no atomics on values).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -220,15 +223,17 @@ template <class T, class Op> inline maybe<T> fold_maybe(const maybe<T> &m, const
 // m op get(k) op get(k + stride) op ... for k < end (device code). On the GPU path a
 // thread issues I loads (get) before it folds any, as gpu::reduce's tiles do (one load
 // in flight per thread cannot keep HBM busy); the last, partial round loads clamped
-// indices, all unconditionally, and folds those below end. Where a warp is one work-item (PoCL
-// vectorises across work-items, and copies of get only add compile time) a plain loop.
+// indices, all unconditionally, and folds those below end. Where a warp is one
+// work-item (PoCL vectorises across work-items, and copies of get only add compile
+// time) a plain loop.
 template <std::size_t I, class T, class Get, class Op>
 inline maybe<T> fold_strided(Get &get, Op &op, maybe<T> m, std::size_t k, std::size_t end,
                              std::size_t stride) {
   if (pacxx::warp::size() > 1) {
     T x[I];
-    // Whole rounds: the addresses are one base and constant offsets (with clamped ones,
-    // a 64-bit address a load, the tiles' kernel spilled under its launch bound).
+    // Whole rounds unclamped: one base address and constant offsets (clamped indices
+    // are a 64-bit address a load; the tiles' kernel spilled more under its launch
+    // bound with every round clamped, ptxas -v, sm_90).
     for (; k + (I - 1) * stride < end; k += I * stride) {
       for (std::size_t j = 0; j < I; ++j)
         x[j] = get(k + j * stride);
