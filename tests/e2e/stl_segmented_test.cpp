@@ -219,6 +219,27 @@ TEST(SegmentedReducePaths, AUserStructMatchesTheHost) {
   expect_stats<warps_only>(o, "warps");
 }
 
+// Two launches (the fold with the offsets' check, then the writes) and 8 bytes back on
+// either path, nothing allocated once the scratch memory has grown (the first call).
+template <class P> void expect_two_launches(const std::vector<int> &o, const char *what) {
+  SCOPED_TRACE(what);
+  gpu::vector<float> dv(static_cast<std::size_t>(o.back()), 1.f), out(o.size() - 1);
+  gpu::vector<int> doff = gpu::copy(o);
+  gpu::detail::segmented_reduce_with<P>(dv, doff, out, 0.f, std::plus<>{});
+  pacxx::reset_stats();
+  gpu::detail::segmented_reduce_with<P>(dv, doff, out, 0.f, std::plus<>{});
+  const pacxx::runtime_stats s = pacxx::stats();
+  EXPECT_EQ(s.kernel_launches, 2u);
+  EXPECT_EQ(s.bytes_to_host, 8u);
+  EXPECT_EQ(s.bytes_to_device, 0u);
+  EXPECT_EQ(s.device_allocations, 0u);
+}
+
+TEST(SegmentedReducePaths, TwoLaunchesAndEightBytesBack) {
+  expect_two_launches<tiny_tiles>(random_offsets(30, 0, 3000, 71), "tiles");
+  expect_two_launches<warps_only>(random_offsets(30, 0, 3000, 71), "warps");
+}
+
 TEST(SegmentedReduceViews, OffsetsAsAViewAndOutputAsAView) {
   // Segments of 5: offsets 0, 5, 10, ... generated on the device.
   const std::size_t segments = 301, len = 5;
