@@ -225,8 +225,10 @@ template <class T, class Op> inline maybe<T> fold_maybe(const maybe<T> &m, const
 // in flight per thread cannot keep HBM busy); the last, partial round loads clamped
 // indices, all unconditionally, and folds those below end. Where a warp is one
 // work-item (PoCL vectorises across work-items, and copies of get only add compile
-// time) a plain loop.
-template <std::size_t I, class T, class Get, class Op>
+// time) a plain loop. OneLeft: a last round of one element loads it alone (pass two,
+// where most segments are one part; off in the tiles' kernel, where the branch cost
+// registers, and spills under its launch bound, ptxas -v, sm_90).
+template <std::size_t I, bool OneLeft = false, class T, class Get, class Op>
 inline maybe<T> fold_strided(Get &get, Op &op, maybe<T> m, std::size_t k, std::size_t end,
                              std::size_t stride) {
   if (pacxx::warp::size() > 1) {
@@ -242,7 +244,10 @@ inline maybe<T> fold_strided(Get &get, Op &op, maybe<T> m, std::size_t k, std::s
         r = op(r, x[j]);
       m = fold_maybe(m, r, op);
     }
-    if (k < end) { // the last, partial round
+    if (OneLeft && k + stride >= end) { // one element left: one load, not I
+      if (k < end)
+        m = fold_maybe(m, get(k), op);
+    } else if (k < end) { // the last, partial round
       for (std::size_t j = 0; j < I; ++j)
         x[j] = get(k + j * stride < end ? k + j * stride : k);
       T r = x[0];
@@ -425,7 +430,7 @@ void finish_segments(const O &offsets, const R &out, std::size_t segments, std::
         const bool alone = by_warp || count <= P::finish_alone;
         maybe<T> m{T(), 0u};
         if (alone)
-          m = fold_strided<I>(part, op, m, by_warp ? lane : 0, count, lanes);
+          m = fold_strided<I, true>(part, op, m, by_warp ? lane : 0, count, lanes);
         if (by_warp) {
           m = pacxx::warp::reduce(m, maybe_op<Op>{op}, static_cast<unsigned>(W));
         } else {
@@ -434,7 +439,7 @@ void finish_segments(const O &offsets, const R &out, std::size_t segments, std::
             const std::size_t js = s - lane + j, jtb = pacxx::warp::shuffle(tb, j),
                               jcount = pacxx::warp::shuffle(count, j);
             auto part_j = [&](std::size_t k) { return part_of(js, jtb, jcount, k); };
-            maybe<T> x = fold_strided<I>(part_j, op, maybe<T>{T(), 0u}, lane, jcount, W);
+            maybe<T> x = fold_strided<I, true>(part_j, op, maybe<T>{T(), 0u}, lane, jcount, W);
             x = pacxx::warp::shuffle(
                 pacxx::warp::reduce(x, maybe_op<Op>{op}, static_cast<unsigned>(W)), 0u);
             if (lane == j)
