@@ -11,9 +11,12 @@
 // shorter) and *mixed (lengths log-uniform in [1, 100000], a tenth of them empty).
 // Values are small integers as floats, so every order of summing gives the same exact
 // sums; every result is checked against the host once per size. Times are per call,
-// until the result is written (pacxx's include its check of the offsets: one more launch
-// and an 8-byte read back; the sort's another for the longest segment). Bytes: the
-// values (keys) read once.
+// until the result is written (pacxx's include the check of the offsets: in the sum, an
+// 8-byte read back after its two launches; in the scan and sort, one more launch and the
+// read back before them, the sort's another for the longest segment). Bytes: the values
+// (keys) read once. segsum100_pacxxtiles and segsum1000_pacxxtiles: the sum with every
+// segment on tiles, whatever the mean length (the default takes a warp a segment there),
+// to place pacxx::policy::segmented_reduce::split_min_mean.
 #include <pacxx/pacxx.hpp>
 
 #include <benchmark/benchmark.h>
@@ -21,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -178,6 +182,13 @@ void pacxx_sum(seg_data &d) {
   pacxx::synchronize();
 }
 void cub_sum(seg_data &d) { cub_segmented_sum(d.v.data(), d.o.data(), d.out.data(), d.segments()); }
+struct tiles_everywhere : pacxx::policy::segmented_reduce {
+  static constexpr std::size_t split_min_mean = 0;
+};
+void pacxx_sum_tiles(seg_data &d) {
+  gpu::detail::segmented_reduce_with<tiles_everywhere>(d.v, d.o, d.out, 0.f, std::plus<>{});
+  pacxx::synchronize();
+}
 void pacxx_scan(seg_data &d) {
   gpu::segmented_inclusive_scan(d.v, d.o, d.scanned);
   pacxx::synchronize();
@@ -225,6 +236,15 @@ SEGMENTED(100, 100)
 SEGMENTED(1000, 1000)
 SEGMENTED(100000, 100000)
 SEGMENTED(0, mixed)
+
+void segsum100_pacxxtiles(benchmark::State &s) {
+  run(s, 100, pacxx_sum_tiles, nullptr, &seg_data::check);
+}
+void segsum1000_pacxxtiles(benchmark::State &s) {
+  run(s, 1000, pacxx_sum_tiles, nullptr, &seg_data::check);
+}
+BENCHMARK(segsum100_pacxxtiles)->Apply(sizes);
+BENCHMARK(segsum1000_pacxxtiles)->Apply(sizes);
 
 } // namespace
 

@@ -549,16 +549,41 @@ struct transpose {
   static constexpr std::size_t max_blocks_yz = 65535;
 };
 
-// gpu::segmented_reduce: a warp per segment (its lanes striding over it) below
-// `block_min_mean` elements per segment on average, a block of `block` threads per
-// segment from there. H200, 2^26 floats, against CUB's DeviceSegmentedReduce
-// (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000 2419 (1664), 100000 by block
-// 2553 (3357); the block path and small sizes are where it is behind
-// (benchmarks/results/2026-11-27-h200-segmented).
+// gpu::segmented_reduce (pacxx/algorithm/segmented_reduce.hpp): a warp per segment (its
+// lanes striding over it) below `split_min_mean` elements per segment on average; from
+// there blocks of `block` threads take tiles of whole rounds (block x split_items
+// elements, all loaded before they are folded), about split_tiles of them, and a segment
+// is split over the tiles it covers. The warp path on the H200, 2^26 floats, against
+// CUB's DeviceSegmentedReduce (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000
+// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented). split_min_mean,
+// split_items, split_tiles and finish_alone are first guesses, to be measured on the
+// H100.
 struct segmented_reduce {
   static constexpr std::size_t block = 256; // threads a block
-  // Mean segment length from which a block takes a segment.
+  // gpu::scatter_reduce's fold of sorted runs: a block, not a warp, a run from this mean
+  // run length (pacxx/algorithm/scatter_reduce.hpp).
   static constexpr std::size_t block_min_mean = 2048;
+  // Mean segment length from which blocks fold tiles (below: a warp a segment). Where
+  // the old block-a-segment path started: segments of 1000 stay with the warps, which
+  // were ahead of CUB at 2^26 even with the check's wait
+  // (benchmarks/results/2026-11-27-h100-issues-35-38); tiles there (several pieces a
+  // tile, a block_reduce each) are to be measured on the H100.
+  static constexpr std::size_t split_min_mean = 2048;
+  static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
+  static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
+  // Launch bound of the tiles' kernel: blocks a multiprocessor should hold (0: none).
+  // Every tile is as long, so blocks run in waves: with 8 (at most 32 registers) 4096
+  // tiles are 3.9 waves on 132 multiprocessors; unbounded, ptxas (sm_90) gives the
+  // kernel 35-40 registers, room for 6 blocks: 5.2 waves, the last a sixth full. Bounded
+  // it spills 16-48 bytes (ptxas -v on the tests' kernels); which is faster is to be
+  // measured on the H100.
+  static constexpr std::size_t split_min_blocks = 8;
+  // The second pass after tiles: a warp a segment up to this many segments (about one
+  // wave of blocks of 8 warps on an H100), the lanes folding the segment's parts (the
+  // tiles it touches); above, a thread a segment.
+  static constexpr std::size_t finish_by_warp_max = 8192;
+  // With a thread a segment, a segment of more parts than this is folded by its warp.
+  static constexpr std::size_t finish_alone = 32;
 };
 
 // gpu::gemm / gpu::gemm_batched (pacxx/algorithm/gemm.hpp), CUTLASS's SIMT structure:
