@@ -670,6 +670,14 @@ struct pairwise_reduce {
   static constexpr unsigned unroll = 8;     // unrolling of the fold over a full tile
 };
 
+// gpu::nth_element's move of each element to its part (partition_around in
+// pacxx/algorithm/selection.hpp): tiles of block * items, the items of a thread a
+// block-width apart.
+struct partition_around {
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 16;  // items a thread
+};
+
 // gpu::segmented_sort / segmented_sort_by_key: segments of at most small_tile elements
 // are sorted by a block of small_block threads each in shared memory (a bitonic sort of
 // (key, position) pairs, so stable), those up to medium_tile by medium_block threads,

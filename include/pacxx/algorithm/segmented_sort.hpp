@@ -188,51 +188,95 @@ inline std::size_t host_warp_size() {
   return b[0] == 'c' ? 32 : 1; // "cuda" or "opencl"
 }
 
-// An element of a warp's sorting network: key and position in the segment. Positions
-// from len on are padding; they are distinct, so `before` is a strict total order (the
-// two lanes of an exchange always agree on it) and the sort is stable.
-template <class K, class Comp> struct warp_sort_order {
+// The elements of a warp's sorting network (sort_segments_by_warp). Element e of a
+// segment of len is a key and its position e; positions from len on are padding, after
+// every key. Positions are distinct, so `before` is a strict total order (the two lanes
+// of an exchange always agree on it) and the sort is stable.
+//
+// Any comparator: the key and the position, compared by comp, then by position.
+template <class K> struct warp_sort_pair {
+  K key;
+  unsigned pos;
+};
+template <class K, class Comp, int Order, bool Packed> struct warp_sort_items {
+  using E = warp_sort_pair<K>;
   Comp comp;
   unsigned len;
-  bool operator()(const K &ka, unsigned pa, const K &kb, unsigned pb) const {
-    if (pa >= len || pb >= len)
-      return pa < pb;
-    if (comp(ka, kb))
-      return true;
-    if (comp(kb, ka))
-      return false;
-    return pa < pb;
+  E make(const K *key, unsigned e) const { // key: null for padding
+    E x;
+    if (key)
+      x.key = *key;
+    x.pos = e;
+    return x;
   }
+  bool before(const E &a, const E &b) const {
+    if (a.pos >= len || b.pos >= len)
+      return a.pos < b.pos;
+    if (comp(a.key, b.key))
+      return true;
+    if (comp(b.key, a.key))
+      return false;
+    return a.pos < b.pos;
+  }
+  static unsigned pos(const E &x) { return x.pos; }
+  static constexpr bool exact_key = true; // key(x) is the key as loaded
+  static K key(const E &x) { return x.key; }
+};
+// Radix keys of at most 32 bits with std::less / std::greater: one 64-bit word, the key's
+// radix bits (pacxx/agent/radix_sort.hpp, complemented for descending) above the
+// position, all-one bits for padding, compared as an integer. An exchange is a min and a
+// max, a shuffle two words. (-0.0 has +0.0's bits, so float keys are read back from their
+// positions instead of from the bits.)
+template <class K, class Comp, int Order> struct warp_sort_items<K, Comp, Order, true> {
+  using E = unsigned long long;
+  using R = pacxx::agent::radix_key<K>;
+  Comp comp;
+  unsigned len;
+  E make(const K *key, unsigned e) const {
+    if (!key)
+      return (E(0xffffffffu) << 32) | e;
+    const auto b = R::bits(*key);
+    return (E(Order == 2 ? decltype(b)(~b) : b) << 32) | e;
+  }
+  bool before(E a, E b) const { return a < b; }
+  static unsigned pos(E x) { return static_cast<unsigned>(x); }
+  static constexpr bool exact_key = std::is_integral<K>::value;
+  static K key(E x) {
+    using B = typename R::bits_type;
+    const B b = static_cast<B>(x >> 32);
+    return R::from_bits(Order == 2 ? B(~b) : b);
+  }
+};
+template <class K, class Comp>
+using warp_sort_packed =
+    std::integral_constant<bool, radix_order_t<Comp, K>::value != 0 &&
+                                     sizeof(typename pacxx::agent::radix_key<K>::bits_type) <= 4>;
+template <class K, class Comp, class = void> struct warp_sort_for {
+  using type = warp_sort_items<K, Comp, 0, false>;
+};
+template <class K, class Comp>
+struct warp_sort_for<K, Comp, typename std::enable_if<warp_sort_packed<K, Comp>::value>::type> {
+  using type = warp_sort_items<K, Comp, radix_order_t<Comp, K>::value, true>;
 };
 
 // In-lane compare-exchange of items a < b: the one that goes first to a.
-template <class K, class Order>
-__attribute__((always_inline)) inline void exchange_items(K &ka, unsigned &pa, K &kb, unsigned &pb,
-                                                          const Order &before) {
-  if (before(kb, pb, ka, pa)) {
-    const K tk = ka;
-    ka = kb;
-    kb = tk;
-    const unsigned tp = pa;
-    pa = pb;
-    pb = tp;
+template <class E, class Items>
+__attribute__((always_inline)) inline void exchange_items(E &a, E &b, const Items &items) {
+  if (items.before(b, a)) {
+    const E t = a;
+    a = b;
+    b = t;
   }
 }
 
-// Cross-lane compare-exchange: this lane's item against the partner lane's item (key k,
-// position p); the lower lane keeps the one that goes first. Every lane of the warp calls
-// it together.
-template <class K, class Order>
-__attribute__((always_inline)) inline void exchange_lanes(K &k, unsigned &p, const K &send_k,
-                                                          unsigned send_p, unsigned partner,
-                                                          bool lower, const Order &before) {
-  const K ok = pacxx::warp::shuffle(send_k, partner);
-  const unsigned op = pacxx::warp::shuffle(send_p, partner);
-  const bool other_first = before(ok, op, k, p);
-  if (other_first == lower) {
-    k = ok;
-    p = op;
-  }
+// Cross-lane compare-exchange of this lane's item x with `send` of lane `partner`; the
+// lower lane keeps the one that goes first. Every lane of the warp calls it together.
+template <class E, class Items>
+__attribute__((always_inline)) inline void exchange_lanes(E &x, const E &send, unsigned partner,
+                                                          bool lower, const Items &items) {
+  const E other = pacxx::warp::shuffle(send, partner);
+  if (items.before(other, x) == lower)
+    x = other;
 }
 
 // Segments of at most group * I elements, `group` lanes of a warp each (a power of two
@@ -244,17 +288,19 @@ __attribute__((always_inline)) inline void exchange_lanes(K &k, unsigned &p, con
 // Values are gathered by position once the keys are in order. Longer segments are left
 // to the other paths (the group does nothing). The block's shared-memory bitonic sort
 // with one block of 32 threads a segment of 100 took 1081 us for 2^24 keys (H100, ncu,
-// 2026-11-28), CUB's warp sort 135.
+// 2026-11-28), CUB's warp sort 135, this kernel with (key, position) pairs 367.
 template <std::size_t B, std::size_t I, class K, class V, bool HasValues, class KV, class VV,
           class O, class Comp>
 void sort_segments_by_warp(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
                            unsigned group, Comp comp) {
   static_assert(I >= 2 && (I & (I - 1)) == 0, "items a lane: a power of two");
+  using Items = typename warp_sort_for<K, Comp>::type;
   pacxx::kernel(
       [comp](const auto &kv, const auto &vv, const auto &o, std::size_t segments, unsigned group) {
         using DO = ranges::range_difference_t<decltype(o)>;
         using DK = ranges::range_difference_t<decltype(kv)>;
         using DV = ranges::range_difference_t<decltype(vv)>;
+        using E = typename Items::E;
         const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
         const std::size_t s = pacxx::Block::get().index.x * (B / group) + l / group;
         const unsigned g = l % group, lane = pacxx::warp::lane();
@@ -265,68 +311,67 @@ void sort_segments_by_warp(const KV &keys, const VV &values, const O &offsets, s
           if (len > group * I)
             len = 0;
         }
+        const Items items{comp, static_cast<unsigned>(len)};
         const auto k0 = ranges::begin(kv) + DK(begin);
-        K key[I];
-        unsigned pos[I];
+        E x[I];
 #pragma unroll
         for (unsigned k = 0; k < I; ++k) {
           const unsigned e = g * unsigned(I) + k;
-          pos[k] = e;
-          if (e < len)
-            key[k] = *(k0 + DK(e));
+          if (e < len) {
+            const K key = *(k0 + DK(e));
+            x[k] = items.make(&key, e);
+          } else {
+            x[k] = items.make(nullptr, e);
+          }
         }
-        const warp_sort_order<K, decltype(comp)> before{comp, static_cast<unsigned>(len)};
     // Merges within the lane (sizes 2 .. I).
 #pragma unroll
         for (unsigned size = 2; size <= I; size *= 2) {
 #pragma unroll
-          for (unsigned a = 0; a < I; ++a) {
-            const unsigned b = a ^ (size - 1);
-            if (a < b)
-              exchange_items(key[a], pos[a], key[b], pos[b], before);
-          }
+          for (unsigned a = 0; a < I; ++a)
+            if (a < (a ^ (size - 1)))
+              exchange_items(x[a], x[a ^ (size - 1)], items);
 #pragma unroll
           for (unsigned stride = size / 4; stride > 0; stride /= 2)
 #pragma unroll
             for (unsigned a = 0; a < I; ++a)
               if ((a & stride) == 0)
-                exchange_items(key[a], pos[a], key[a + stride], pos[a + stride], before);
+                exchange_items(x[a], x[a + stride], items);
         }
         // Merges across the group's lanes (sizes 2I .. group * I).
         for (unsigned size = 2 * I; size <= group * I; size *= 2) {
           const unsigned flip = size / I - 1; // e ^ (size - 1): lane g ^ flip, item I - 1 - k
-          const bool lower_flip = (g ^ flip) > g;
-          K fk[I];
-          unsigned fp[I];
-#pragma unroll
-          for (unsigned k = 0; k < I; ++k) {
-            fk[k] = key[I - 1 - k];
-            fp[k] = pos[I - 1 - k];
-          }
+          E f[I];
 #pragma unroll
           for (unsigned k = 0; k < I; ++k)
-            exchange_lanes(key[k], pos[k], fk[k], fp[k], lane ^ flip, lower_flip, before);
-          for (unsigned m = size / (4 * I); m > 0; m /= 2) { // strides >= I: lane g ^ m
-            const bool lower = (g & m) == 0;
+            f[k] = x[I - 1 - k];
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k)
+            exchange_lanes(x[k], f[k], lane ^ flip, (g ^ flip) > g, items);
+          for (unsigned m = size / (4 * I); m > 0; m /= 2) // strides >= I: lane g ^ m
 #pragma unroll
             for (unsigned k = 0; k < I; ++k)
-              exchange_lanes(key[k], pos[k], key[k], pos[k], lane ^ m, lower, before);
-          }
+              exchange_lanes(x[k], x[k], lane ^ m, (g & m) == 0, items);
 #pragma unroll
           for (unsigned stride = I / 2; stride > 0; stride /= 2)
 #pragma unroll
             for (unsigned a = 0; a < I; ++a)
               if ((a & stride) == 0)
-                exchange_items(key[a], pos[a], key[a + stride], pos[a + stride], before);
+                exchange_items(x[a], x[a + stride], items);
         }
+        // Keys that the elements do not give back exactly, and values, are read from their
+        // positions before any lane writes.
+        K key[I];
         V val[HasValues ? I : 1];
         const auto v0 = ranges::begin(vv) + DV(begin);
-        if (HasValues)
 #pragma unroll
-          for (unsigned k = 0; k < I; ++k)
-            if (g * unsigned(I) + k < len)
-              val[k] = *(v0 + DV(pos[k]));
-        pacxx::barrier(); // every lane has read its keys and values before any is written
+        for (unsigned k = 0; k < I; ++k)
+          if (g * unsigned(I) + k < len) {
+            key[k] = Items::exact_key ? Items::key(x[k]) : *(k0 + DK(Items::pos(x[k])));
+            if (HasValues)
+              val[HasValues ? k : 0] = *(v0 + DV(Items::pos(x[k])));
+          }
+        pacxx::barrier();
 #pragma unroll
         for (unsigned k = 0; k < I; ++k) {
           const unsigned e = g * unsigned(I) + k;
