@@ -269,6 +269,19 @@ __attribute__((always_inline)) inline void exchange_items(E &a, E &b, const Item
   }
 }
 
+// The exchanges of a merge's steps within a lane: strides `top`, top / 2, .. 1 (top a
+// power of two below I, or 0; a constant once the caller's loops are unrolled).
+template <std::size_t I, class E, class Items>
+__attribute__((always_inline)) inline void exchange_within_lane(E (&x)[I], unsigned top,
+                                                                const Items &items) {
+#pragma unroll
+  for (unsigned stride = top; stride > 0; stride /= 2)
+#pragma unroll
+    for (unsigned a = 0; a < I; ++a)
+      if ((a & stride) == 0)
+        exchange_items(x[a], x[a + stride], items);
+}
+
 // Cross-lane compare-exchange of this lane's item x with `send` of lane `partner`; the
 // lower lane keeps the one that goes first. Every lane of the warp calls it together.
 template <class E, class Items>
@@ -331,12 +344,7 @@ void sort_segments_by_warp(const KV &keys, const VV &values, const O &offsets, s
           for (unsigned a = 0; a < I; ++a)
             if (a < (a ^ (size - 1)))
               exchange_items(x[a], x[a ^ (size - 1)], items);
-#pragma unroll
-          for (unsigned stride = size / 4; stride > 0; stride /= 2)
-#pragma unroll
-            for (unsigned a = 0; a < I; ++a)
-              if ((a & stride) == 0)
-                exchange_items(x[a], x[a + stride], items);
+          exchange_within_lane(x, size / 4, items);
         }
         // Merges across the group's lanes (sizes 2I .. group * I).
         for (unsigned size = 2 * I; size <= group * I; size *= 2) {
@@ -352,12 +360,7 @@ void sort_segments_by_warp(const KV &keys, const VV &values, const O &offsets, s
 #pragma unroll
             for (unsigned k = 0; k < I; ++k)
               exchange_lanes(x[k], x[k], lane ^ m, (g & m) == 0, items);
-#pragma unroll
-          for (unsigned stride = I / 2; stride > 0; stride /= 2)
-#pragma unroll
-            for (unsigned a = 0; a < I; ++a)
-              if ((a & stride) == 0)
-                exchange_items(x[a], x[a + stride], items);
+          exchange_within_lane(x, I / 2, items);
         }
         // Keys that the elements do not give back exactly, and values, are read from their
         // positions before any lane writes.
