@@ -79,6 +79,9 @@ select_scatter(const U (&items)[P::items], const bool (&selected)[P::items], U *
   // Stage in output order: the selected items at [0, total), then (Partition) the
   // rejected ones at [total, valid).
   C mine = offset - prefix, other = total + l * I - mine;
+  // Every loop over the items is unrolled by pragma: LLVM left this one rolled for the
+  // partition's 17 items, which put items and flags in local memory (ncu, H100,
+  // 2026-11-28: partition_copy of 2^26 floats moved 687 MB in 429 us, CUB 518 MB in 253).
 #pragma unroll
   for (std::size_t k = 0; k < I; ++k) {
     if (selected[k])

@@ -555,19 +555,20 @@ struct transpose {
 // elements, all loaded before they are folded), about split_tiles of them, and a segment
 // is split over the tiles it covers. The warp path on the H200, 2^26 floats, against
 // CUB's DeviceSegmentedReduce (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000
-// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented). split_min_mean,
-// split_items, split_tiles and finish_alone are first guesses, to be measured on the
-// H100.
+// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented). On the H100 (2^26 floats,
+// benchmarks/results/2026-11-28-h100-segmented-select) the tiles fold segments of
+// 100000 at 0.81x CUB. split_items, split_tiles, split_min_blocks and finish_alone are
+// first guesses, not measured one against another.
 struct segmented_reduce {
   static constexpr std::size_t block = 256; // threads a block
   // gpu::scatter_reduce's fold of sorted runs: a block, not a warp, a run from this mean
   // run length (pacxx/algorithm/scatter_reduce.hpp).
   static constexpr std::size_t block_min_mean = 2048;
   // Mean segment length from which blocks fold tiles (below: a warp a segment). Where
-  // the old block-a-segment path started: segments of 1000 stay with the warps, which
-  // were ahead of CUB at 2^26 even with the check's wait
-  // (benchmarks/results/2026-11-27-h100-issues-35-38); tiles there (several pieces a
-  // tile, a block_reduce each) are to be measured on the H100.
+  // the old block-a-segment path started. Tiles are slower on short segments (several
+  // pieces a tile, a block_reduce each): every segment forced onto tiles took 232 against
+  // 121 us at segments of 1000 and 1393 against 201 at 100 (H100, 2^26 floats,
+  // benchmarks/results/2026-11-28-h100-segmented-select, segsum*_pacxxtiles).
   static constexpr std::size_t split_min_mean = 2048;
   static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
   static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call

@@ -15,7 +15,8 @@
 //    of at most 16 bytes; 8 and 16 on OpenCL, whose warps are one work-item): a group of
 //    lanes a segment, as few as its longest needs, each lane 8 or 16 elements in
 //    registers, a bitonic network of register exchanges and shuffles over (key, position)
-//    pairs, the position breaking ties (stable);
+//    pairs, the position breaking ties (stable); radix keys of at most 32 bits with
+//    std::less / std::greater as one 64-bit word, the key's bits above the position;
 //  - a block per segment sorting it in shared memory: a bitonic network over (key,
 //    position) pairs, the position breaking ties, so the result is the stable one;
 //    the network is as wide as the segment rounded up to a power of two, and the block
