@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -182,6 +183,86 @@ TEST(Stencil, SevenPoint3DAndWrap1D) {
     for (long k = -3; k <= 3; ++k)
       t += ring[static_cast<std::size_t>(((i + k) % 101 + 101) % 101)];
     ASSERT_EQ(gs[static_cast<std::size_t>(i)], t) << i;
+  }
+}
+
+// Long columns (more rows and planes than a block covers), a radius of 2 along the last
+// axis, reads off the centre column on other planes (27-point corners), reads at offsets
+// the compiler cannot see (a runtime dy), every boundary, transform and for_each alike.
+// Weights differ per offset, so a neighbour read one step off shows. (Written for a
+// thread-marches-a-column kernel that was measured and dropped: policy::shaped_stencil.)
+TEST(Stencil, LongColumnsRadiusTwoRuntimeOffsetsMatchTheHost) {
+  for (Mode mode : {Mode::clamp, Mode::mirror, Mode::wrap, Mode::constant}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    // 3D, radius (1, 1, 2): 9 x 6 x 150 (150 > several chunks).
+    const long w = 9, h = 6, d = 150;
+    const std::vector<float> host =
+        pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 5, -1.f, 1.f);
+    gpu::vector<float> in = gpu::copy(host), out(host.size()), out2(host.size());
+    auto f3 = [](auto n) {
+      return n(0, 0, 0) + 2.f * n(0, 0, -1) + 3.f * n(0, 0, 1) + 5.f * n(0, 0, -2) +
+             7.f * n(0, 0, 2) + 11.f * n(-1, 0, 0) + 13.f * n(1, 0, 0) + 17.f * n(0, -1, 0) +
+             19.f * n(0, 1, 0) + 23.f * n(1, 1, 1) + 29.f * n(-1, -1, -2);
+    };
+    auto run3 = [&](auto b) {
+      auto a = gpu::md(in, w, h, d);
+      gpu::transform(gpu::stencil<1, 1, 2>(a, b), out, f3);
+      gpu::for_each(gpu::stencil<1, 1, 2>(a, b),
+                    [o = gpu::md(out2, w, h, d), f3](auto n) { o(n.x(), n.y(), n.z()) = f3(n); });
+    };
+    switch (mode) {
+    case Mode::clamp:
+      run3(gpu::boundary::clamp);
+      break;
+    case Mode::mirror:
+      run3(gpu::boundary::mirror);
+      break;
+    case Mode::wrap:
+      run3(gpu::boundary::wrap);
+      break;
+    case Mode::constant:
+      run3(gpu::boundary::constant(0.5f));
+      break;
+    }
+    auto at = [&](long x, long y, long z) {
+      const long xx = host_map(x, w, mode), yy = host_map(y, h, mode), zz = host_map(z, d, mode);
+      if (xx < 0 || yy < 0 || zz < 0)
+        return 0.5f;
+      return host[static_cast<std::size_t>(xx + w * (yy + h * zz))];
+    };
+    const std::vector<float> g = gpu::copy(out), g2 = gpu::copy(out2);
+    for (long z = 0; z < d; ++z)
+      for (long y = 0; y < h; ++y)
+        for (long x = 0; x < w; ++x) {
+          const float want = at(x, y, z) + 2.f * at(x, y, z - 1) + 3.f * at(x, y, z + 1) +
+                             5.f * at(x, y, z - 2) + 7.f * at(x, y, z + 2) +
+                             11.f * at(x - 1, y, z) + 13.f * at(x + 1, y, z) +
+                             17.f * at(x, y - 1, z) + 19.f * at(x, y + 1, z) +
+                             23.f * at(x + 1, y + 1, z + 1) + 29.f * at(x - 1, y - 1, z - 2);
+          const std::size_t i = static_cast<std::size_t>(x + w * (y + h * z));
+          ASSERT_NEAR(g[i], want, 1e-4f * (1.f + std::fabs(want))) << x << "," << y << "," << z;
+          ASSERT_EQ(g2[i], g[i]) << x << "," << y << "," << z;
+        }
+  }
+  // 2D, radius (1, 2), 37 x 300, the column offset a runtime value (the neighbourhood
+  // picks its register without indexing by it); ints, so results are exact.
+  const long w = 37, h = 300;
+  const std::vector<int> host = pacxx_test::ints(static_cast<std::size_t>(w * h), 6);
+  gpu::vector<int> in = gpu::copy(host), out(host.size());
+  for (int k : {-2, -1, 0, 1, 2}) {
+    SCOPED_TRACE(k);
+    gpu::transform(gpu::stencil<1, 2>(gpu::md(in, w, h), gpu::boundary::mirror), out,
+                   [k](auto n) { return 3 * n(0, k) + n(1, -2) - 2 * n(-1, 1) + 5 * n(0, 0); });
+    const std::vector<int> g = gpu::copy(out);
+    auto at = [&](long x, long y) {
+      return host[static_cast<std::size_t>(host_map(x, w, Mode::mirror) +
+                                           w * host_map(y, h, Mode::mirror))];
+    };
+    for (long y = 0; y < h; ++y)
+      for (long x = 0; x < w; ++x)
+        ASSERT_EQ(g[static_cast<std::size_t>(x + w * y)],
+                  3 * at(x, y + k) + at(x + 1, y - 2) - 2 * at(x - 1, y + 1) + 5 * at(x, y))
+            << x << "," << y;
   }
 }
 

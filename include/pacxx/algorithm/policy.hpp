@@ -44,6 +44,14 @@ struct shaped {
 // set-up of the border path (clamped row offsets, 64-bit multiplies), hoisted out of the
 // loop over x, was most of the 203 instructions a point that ncu counted with one
 // element a thread (the naive CUDA kernel: 67).
+// Tried and dropped (H200, 2026-11-28, shapes.cpp, fluids.cpp, canny.cpp): a thread marching
+// through a chunk of 8-64 elements of its column (y in 2D, z in 3D), the column's 2 R + 1
+// elements in registers, 2-8 column loads ahead: the 3D 7-point stencil went from 649 to
+// 591 us at 512^3 but from 20.3 to 23.7 at 128^3, the 2D one stayed at 216 us at 8192^2
+// and was slower at 4096^2 (63 -> 67), stable fluids went from 0.96 to 1.56 ms at 1024^2
+// and Canny from 12.6 to 15.8 ms at 2048^2. The 2D 5-point stencil here is L2-bound (ncu:
+// 2.06 bytes of L2 a byte of DRAM, L2 at 76% of its peak); the march halved its L2 bytes
+// but left it latency-bound.
 struct shaped_stencil : shaped {
   // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;
