@@ -536,6 +536,10 @@ template <class T> struct merge_sort_for {
 // block_min_length, a block of `block` above); across it, blocks of block_x outputs x
 // block_y threads along the folded axis, the folded axis split into chunks of at least
 // min_chunk elements until there are min_blocks blocks (8 per multiprocessor of an H100).
+// Across, on the H200 (2026-11-28, shapes.cpp colsum, 2048^2 / 4096^2 / 8192^2 floats):
+// 32 x 8 took 19.0 / 36.4 / 90.9 us, 64 x 4 21.5 / 38.9 / 97.1, 128 x 2 21 / 35.4 / 102,
+// 256 x 1 22.0 / 43.0 / 81.0 (the copy of twice the bytes: 14.6 / 42.5 / 136). Wide blocks
+// pay only at the largest size; a choice by shape is open.
 struct reduce_axis {
   static constexpr std::size_t block = 256; // threads a block
   // Lengths from which a block, not a warp, folds an output.
@@ -550,9 +554,12 @@ struct reduce_axis {
 
 // gpu::transpose: tiles of tile x tile elements through shared memory, blocks of tile x
 // block_y threads (each thread tile / block_y elements), as the CUDA samples' transpose.
+// On the H200 (2026-11-28, shapes.cpp, 2048^2 / 4096^2 / 8192^2 floats): block_y 4 took
+// 15.0 / 47.2 / 160 us, 8 15.8 / 50.5 / 171, 16 18 / 58 / 200; tiles of 64 with block_y 8
+// 15.5 / 49.3 / 163, with 16 19 / 68 / 235 (the copy: 14.6 / 42.5 / 136).
 struct transpose {
   static constexpr std::size_t tile = 32;   // tile side, elements
-  static constexpr std::size_t block_y = 8; // threads a block along y
+  static constexpr std::size_t block_y = 4; // threads a block along y
   // Most blocks along y and z (CUDA's limit; grids stride beyond).
   static constexpr std::size_t max_blocks_yz = 65535;
 };
