@@ -172,20 +172,22 @@ segmented_scan_tile(Load &&load, Offset &&offset, Store &&store, std::size_t n, 
       F{acc, (mask & valid_mask) != 0 ? 1u : 0u}, tile, state, segmented<Op>{op}, F{init, 0u},
       has_prefix);
 
-  // The items again, from the exchange's shared memory (as scan_tile_items: fewer
-  // registers through the block scan and the look-back).
-  exchange.reload_blocked(items);
-  T out[I];
+  // The items again, one at a time from the exchange's shared memory (as
+  // scan_tile_items: fewer registers through the block scan and the look-back), and each
+  // result written back over its item as soon as it is made (store_blocked_from): with
+  // arrays of items and results the exclusive scan held 79 registers (ptxas -v, sm_90).
   T run = prefix.value;
-#pragma unroll
-  for (unsigned k = 0; k < I; ++k) {
-    const bool h = (mask >> k & 1u) != 0;
-    const T x = carried(items[k], h);
-    const T inc = h || (k == 0 && !has_prefix) ? x : T(op(run, x));
-    out[k] = Exclusive ? (h ? init : run) : inc;
-    run = inc;
-  }
-  exchange.store_blocked(out, valid, [&](std::size_t i, const T &v) { store(base + i, v); });
+  exchange.store_blocked_from(
+      [&](unsigned k) -> T {
+        const T v = exchange.item(k);
+        const bool h = (mask >> k & 1u) != 0;
+        const T x = carried(v, h);
+        const T inc = h || (k == 0 && !has_prefix) ? x : T(op(run, x));
+        const T r = Exclusive ? (h ? init : run) : inc;
+        run = inc;
+        return r;
+      },
+      valid, [&](std::size_t i, const T &v) { store(base + i, v); });
 }
 
 // The scan of values[0, n) restarting at every offset (segmented_scan_tile), stores only
