@@ -15,14 +15,33 @@
 // stores); out may be values.
 //
 // One single-pass scan (pacxx/agent/scan.hpp, decoupled look-back; with gpu::deterministic
-// the ordered one, the same bits on every run) over (value, head flag) pairs with the segmented
-// operator of gpu::inclusive_scan_by_key, whatever the segments' lengths. The head flags
-// are a bit per value, set by the offsets' check of segmented_reduce (a bad offset is a
-// pacxx::error naming the call, out unchanged) in the same launch. Three launches: the
-// clear of the flags and the look-back's tile states, the check, the scan. A warp or a
-// block per segment, as segmented_reduce does, ran at 0.08x CUB's InclusiveSumByKey with
-// segments of 100000 at 2^20 (ten blocks for the whole GPU) and 0.48-0.57x with segments
-// of 100-1000 (H100, 2026-11-27).
+// the ordered one, the same bits on every run) over (value, head flag) pairs with the
+// segmented operator of gpu::inclusive_scan_by_key, whatever the segments' lengths. Two
+// launches and a read back of 8 bytes after both, with no wait between them:
+//   1. One small kernel clears the look-back's tile states and checks the offsets (a bad
+//      one sets a word of ones_scratch to its index by atomic_min: segmented_reduce's
+//      check and word, all ones between calls, so no fill before it).
+//   2. The scan (segmented_scan_tile). Each tile makes its own head flags: warps 0 and 1
+//      search the offsets for the tile's first offset and the next tile's (a 33-ary
+//      search, 4 rounds for a million segments), the block's threads mark the offsets
+//      between as bytes of shared memory (many empty segments at one position spread
+//      over the threads), and each thread reads its items' flags as one bit mask. Only
+//      the values (T, not pairs) pass through the tile's exchange, with scan_for<T>'s
+//      tile (24 items for 4-byte values); pairs only in the block scan and the look-back,
+//      one a thread. Every thread reads the check's word once; with a bad offset the
+//      tiles compute on clamped offsets (every read stays inside values and offsets) and
+//      store nothing, and the first thread copies the word for the host, which throws a
+//      pacxx::error naming the call (out unchanged) and sets the word to all ones again.
+// Why: the first version set a head bit per value in global memory in the check's launch
+// (a clear of n / 32 words before it), read the check's result back between the launches,
+// and scanned (value, head) pairs through the exchange. ncu on an H200 (base clocks, 2^26
+// floats, segments of 100): clear 8 us, check 8.5 us plus a host round trip, scan 370 us
+// at 48 registers, L1 throughput 91% and 150M instructions (8-byte pairs through shared
+// memory, 12 items a thread, the bitmap word read per element), where CUB's
+// InclusiveSumByKey took 280 us, 64M instructions, L1 46%; per call 45.7 against 20.0 us at
+// 2^20, 334 against 283 us at 2^26. A warp or a block per segment, as segmented_reduce
+// does, ran at 0.08x CUB's InclusiveSumByKey with segments of 100000 at 2^20 (ten blocks
+// for the whole GPU) and 0.48-0.57x with segments of 100-1000 (H100, 2026-11-27).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -307,8 +326,9 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
 
 // out[i] = values[offsets[s]] op ... op values[i] for offsets[s] <= i < offsets[s + 1]: an
 // inclusive scan restarting at every CSR segment; elements outside every segment are not
-// written. Three launches (a clear, the offsets' check, one scan kernel). A bad offset,
-// or an output with fewer than size(values) elements, is a pacxx::error. op associative.
+// written. Two launches (the clear of the look-back's states with the offsets' check, the
+// scan) and 8 bytes read back after them. A bad offset, or an output with fewer than
+// size(values) elements, is a pacxx::error, out unchanged. op associative.
 // As gpu::inclusive_scan_by_key, a floating-point segment may differ in its last bits
 // from run to run from its 4th tile on; with gpu::deterministic first, never.
 template <class Values, class Offsets, class Out, class Op = std::plus<>,
