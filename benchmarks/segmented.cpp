@@ -11,9 +11,9 @@
 // shorter) and *mixed (lengths log-uniform in [1, 100000], a tenth of them empty).
 // Values are small integers as floats, so every order of summing gives the same exact
 // sums; every result is checked against the host once per size. Times are per call,
-// until the result is written (pacxx's include the check of the offsets: in the sum, an
-// 8-byte read back after its two launches; in the scan and sort, one more launch and the
-// read back before them, the sort's another for the longest segment). Bytes: the values
+// until the result is written (pacxx's include the check of the offsets: in the sum and
+// the scan, an 8-byte read back after their two launches; in the sort, one more launch
+// and the read back before them, and another for the longest segment). Bytes: the values
 // (keys) read once. segsum100_pacxxtiles and segsum1000_pacxxtiles: the sum with every
 // segment on tiles, whatever the mean length (the default takes a warp a segment there),
 // to place pacxx::policy::segmented_reduce::split_min_mean.

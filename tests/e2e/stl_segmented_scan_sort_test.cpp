@@ -240,6 +240,248 @@ TEST(SegmentedSortViews, AUserComparatorOnFloatsAndNoSegments) {
   EXPECT_EQ(gpu::copy(keys), (std::vector<int>{3, 2, 1}));
 }
 
+// The scans find each tile's heads from the offsets in the tile itself (a search for
+// the tile's first and next tile's first offset, every offset between marked in shared
+// memory): layouts that make that risky, against host loops, inclusive and exclusive,
+// plain, in place and deterministic.
+template <class T, class Op>
+void expect_scans(const std::vector<T> &v, const std::vector<int> &o, T init, Op op,
+                  const std::string &what) {
+  SCOPED_TRACE(what);
+  const T sentinel = v.empty() ? init : v[0];
+  std::vector<T> hinc(v.size(), sentinel), hexc(v.size(), sentinel), hplace = v;
+  for (std::size_t s = 0; s + 1 < o.size(); ++s) {
+    T acc = init;
+    for (int i = o[s]; i < o[s + 1]; ++i) {
+      hexc[i] = acc;
+      acc = op(acc, v[i]);
+      hinc[i] = i == o[s] ? v[i] : op(hinc[i - 1], v[i]);
+      hplace[i] = hinc[i];
+    }
+  }
+  gpu::vector<T> dv = gpu::copy(v);
+  gpu::vector<int> doff = gpu::copy(o);
+  for (int det = 0; det < 2; ++det) {
+    gpu::vector<T> inc(v.size(), sentinel), exc(v.size(), sentinel), place = gpu::copy(v);
+    if (det) {
+      gpu::segmented_inclusive_scan(gpu::deterministic, dv, doff, inc, op);
+      gpu::segmented_exclusive_scan(gpu::deterministic, dv, doff, exc, init, op);
+      gpu::segmented_exclusive_scan(gpu::deterministic, place, doff, place, init, op);
+    } else {
+      gpu::segmented_inclusive_scan(dv, doff, inc, op);
+      gpu::segmented_exclusive_scan(dv, doff, exc, init, op);
+      gpu::segmented_exclusive_scan(place, doff, place, init, op);
+    }
+    std::vector<T> hexc_place = v;
+    for (std::size_t s = 0; s + 1 < o.size(); ++s)
+      for (int i = o[s]; i < o[s + 1]; ++i)
+        hexc_place[i] = hexc[i];
+    ASSERT_TRUE(gpu::copy(inc) == hinc) << (det ? "deterministic " : "") << "inclusive";
+    ASSERT_TRUE(gpu::copy(exc) == hexc) << (det ? "deterministic " : "") << "exclusive";
+    ASSERT_TRUE(gpu::copy(place) == hexc_place) << (det ? "deterministic " : "") << "in place";
+    place = gpu::copy(v);
+    if (det)
+      gpu::segmented_inclusive_scan(gpu::deterministic, place, doff, place, op);
+    else
+      gpu::segmented_inclusive_scan(place, doff, place, op);
+    ASSERT_TRUE(gpu::copy(place) == hplace)
+        << (det ? "deterministic " : "") << "inclusive in place";
+  }
+}
+
+// x -> m x + c under composition (a then b): associative, not commutative; unsigned, so
+// every product wraps exactly on host and device. With a count of the maps composed: 16
+// bytes, so 6 items a thread (the heads read a byte at a time, not a word of four).
+struct Affine {
+  unsigned m, c;
+  unsigned long long count;
+  bool operator==(const Affine &o) const { return m == o.m && c == o.c && count == o.count; }
+};
+struct compose {
+  Affine operator()(const Affine &a, const Affine &b) const {
+    return Affine{b.m * a.m, b.m * a.c + b.c, a.count + b.count};
+  }
+};
+
+// Offsets of the layouts below for tiles of `tile` elements over n values.
+std::vector<std::vector<int>> risky_layouts(int n, int tile) {
+  std::vector<std::vector<int>> ls;
+  // Many empty segments at one position inside a tile and at a tile boundary (more
+  // than a block's threads: the marks take several rounds).
+  std::vector<int> o{0, 5};
+  o.insert(o.end(), 700, 100);
+  o.insert(o.end(), 300, tile);
+  o.push_back(tile + 1);
+  o.insert(o.end(), 3, 2 * tile);
+  o.push_back(n);
+  ls.push_back(o);
+  // Segments starting exactly at every tile boundary, and half-way.
+  o.assign(1, 0);
+  for (int b = tile / 2; b < n; b += tile / 2)
+    o.push_back(b);
+  o.push_back(n);
+  ls.push_back(o);
+  // Tiles with no head: one segment over several tiles, a short one, another long one.
+  ls.push_back({0, 10, 3 * tile + 7, 3 * tile + 8, n});
+  // Elements before the first and after the last segment; the first offset inside the
+  // second tile, the last one in the second to last tile.
+  ls.push_back({tile + 3, tile + 40, 2 * tile, n - tile + 1});
+  // A single segment not covering everything, and empty ones at the very end.
+  ls.push_back({1, n - 1, n - 1, n - 1});
+  ls.push_back({0, n, n, n});
+  return ls;
+}
+
+TEST(SegmentedScanTiles, RiskyLayoutsIntsWithANonCommutativeOp) {
+  constexpr int tile =
+      int(pacxx::policy::segmented_scan<int>::block * pacxx::policy::segmented_scan<int>::items);
+  const int n = 5 * tile + 17;
+  const std::vector<int> v = pacxx_test::ints(n, 43, -50, 50);
+  int k = 0;
+  for (const std::vector<int> &o : risky_layouts(n, tile)) {
+    expect_scans<int>(v, o, 3, std::plus<>{}, "sum, layout " + std::to_string(k));
+    // keeps the segment's first element (associative, not commutative)
+    expect_scans<int>(
+        v, o, 3, [](int a, int) { return a; }, "first, layout " + std::to_string(k));
+    ++k;
+  }
+}
+
+TEST(SegmentedScanTiles, RiskyLayoutsDoublesAndAUserStruct) {
+  {
+    constexpr int tile = int(pacxx::policy::segmented_scan<double>::block *
+                             pacxx::policy::segmented_scan<double>::items);
+    const int n = 5 * tile + 3;
+    std::vector<double> v(n);
+    for (int i = 0; i < n; ++i)
+      v[i] = double(i % 7) - 3.0; // small integers: exact sums in any order
+    int k = 0;
+    for (const std::vector<int> &o : risky_layouts(n, tile))
+      expect_scans<double>(v, o, 0.5, std::plus<>{}, "double, layout " + std::to_string(k++));
+  }
+  constexpr int tile = int(pacxx::policy::segmented_scan<Affine>::block *
+                           pacxx::policy::segmented_scan<Affine>::items);
+  const int n = 5 * tile + 11;
+  std::vector<Affine> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = Affine{unsigned(i % 5) + 1u, unsigned(i) * 7919u, 1u};
+  int k = 0;
+  for (const std::vector<int> &o : risky_layouts(n, tile))
+    expect_scans<Affine>(v, o, Affine{1u, 0u, 0u}, compose{},
+                         "affine, layout " + std::to_string(k++));
+}
+
+TEST(SegmentedScanTiles, SizesFromNoneToJustPastAPowerOfTwo) {
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(7919),
+                              std::size_t(104729), (std::size_t(1) << 20) + 3}) {
+    const std::vector<int> v = pacxx_test::ints(n, n + 1, -9, 9);
+    // Random lengths of 0..300 (a fifth of them empty), cut at n.
+    pacxx_test::rng r(n + 5);
+    std::vector<int> o(1, 0);
+    while (std::size_t(o.back()) < n) {
+      const int len = r.integer(0, 4) == 0 ? 0 : int(r.integer(1, 300));
+      o.push_back(int(std::min<std::size_t>(n, std::size_t(o.back() + len))));
+    }
+    if (o.size() == 1)
+      o.push_back(0);
+    expect_scans<int>(v, o, -2, std::plus<>{}, "n = " + std::to_string(n));
+  }
+}
+
+TEST(SegmentedScanTiles, OffsetsAsATransformViewOverAVector) {
+  // offsets[s] = 2 * half[s] + 1: the view is read by the check, the search and the marks.
+  const std::size_t n = 20000;
+  const std::vector<int> v = pacxx_test::ints(n, 61, -20, 20);
+  std::vector<int> half(1, 0);
+  pacxx_test::rng r(67);
+  while (2 * half.back() + 1 + 400 < int(n))
+    half.push_back(half.back() + int(r.integer(0, 200)));
+  gpu::vector<int> dhalf = gpu::copy(half), dv = gpu::copy(v), out(n, 77);
+  auto offsets = dhalf | view::transform([](int h) { return 2 * h + 1; });
+  gpu::segmented_inclusive_scan(dv, offsets, out);
+  std::vector<int> h(n, 77);
+  for (std::size_t s = 0; s + 1 < half.size(); ++s)
+    for (int i = 2 * half[s] + 1; i < 2 * half[s + 1] + 1; ++i)
+      h[i] = i == 2 * half[s] + 1 ? v[i] : h[i - 1] + v[i];
+  EXPECT_EQ(gpu::copy(out), h);
+}
+
+TEST(SegmentedScanTiles, BadOffsetsOverManyTilesThenAGoodCall) {
+  // A bad offset far from the first tile: every tile scans, none stores; the error names
+  // the call and the index; the check's word is reset for the next call.
+  const std::size_t n = 50000;
+  const std::vector<int> v = pacxx_test::ints(n, 71, -9, 9);
+  std::vector<int> o;
+  for (int b = 0; b < int(n); b += 100)
+    o.push_back(b);
+  o.push_back(int(n));
+  std::vector<int> decreasing = o, past = o;
+  decreasing[300] = decreasing[299] - 1;
+  past.back() = int(n) + 1;
+  gpu::vector<int> dv = gpu::copy(v);
+  for (const auto &bad : {decreasing, past}) {
+    gpu::vector<int> doff = gpu::copy(bad), out(n, 42);
+    for (int form = 0; form < 3; ++form) {
+      const char *name =
+          form == 1 ? "gpu::segmented_exclusive_scan" : "gpu::segmented_inclusive_scan";
+      try {
+        if (form == 0)
+          gpu::segmented_inclusive_scan(dv, doff, out);
+        else if (form == 1)
+          gpu::segmented_exclusive_scan(dv, doff, out, 0);
+        else
+          gpu::segmented_inclusive_scan(gpu::deterministic, dv, doff, dv);
+        FAIL() << "no error";
+      } catch (const pacxx::error &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(name), std::string::npos) << what;
+        // offsets[299] > offsets[300]; the last offset past the end
+        const std::size_t index = bad == decreasing ? 299 : bad.size() - 1;
+        EXPECT_NE(what.find("offset " + std::to_string(index) + " "), std::string::npos) << what;
+      }
+      EXPECT_EQ(gpu::copy(out), std::vector<int>(n, 42));
+      EXPECT_EQ(gpu::copy(dv), v);
+    }
+  }
+  expect_scans<int>(v, o, 1, std::plus<>{}, "good offsets after bad ones");
+}
+
+TEST(SegmentedScanTiles, TwoLaunchesAndEightBytesBack) {
+  // The clear of the look-back's states with the offsets' check, then the scan; 8
+  // bytes read back after both, nothing allocated once the scratch memory has grown.
+  const std::size_t n = 100000;
+  std::vector<int> o;
+  for (int b = 0; b < int(n); b += 1000)
+    o.push_back(b);
+  o.push_back(int(n));
+  gpu::vector<float> dv(n, 1.f), out(n);
+  gpu::vector<int> doff = gpu::copy(o);
+  for (int det = 0; det < 2; ++det)
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+      auto call = [&] {
+        if (det && exclusive)
+          gpu::segmented_exclusive_scan(gpu::deterministic, dv, doff, out, 0.f);
+        else if (det)
+          gpu::segmented_inclusive_scan(gpu::deterministic, dv, doff, out);
+        else if (exclusive)
+          gpu::segmented_exclusive_scan(dv, doff, out, 0.f);
+        else
+          gpu::segmented_inclusive_scan(dv, doff, out);
+      };
+      call();
+      pacxx::reset_stats();
+      call();
+      const pacxx::runtime_stats s = pacxx::stats();
+      EXPECT_EQ(s.kernel_launches, 2u) << det << exclusive;
+      EXPECT_EQ(s.bytes_to_host, 8u) << det << exclusive;
+      EXPECT_EQ(s.bytes_to_device, 0u) << det << exclusive;
+      EXPECT_EQ(s.device_allocations, 0u) << det << exclusive;
+      const std::vector<float> r = gpu::copy(out);
+      EXPECT_EQ(r[999], exclusive ? 999.f : 1000.f);
+      EXPECT_EQ(r[1000], exclusive ? 0.f : 1.f);
+    }
+}
+
 // Every call with bad offsets throws a pacxx::error naming it and changes nothing.
 template <class Call>
 void expect_error_and_unchanged(const char *name, const std::vector<int> &o, Call call) {

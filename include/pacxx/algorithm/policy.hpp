@@ -564,6 +564,13 @@ struct transpose {
   static constexpr std::size_t max_blocks_yz = 65535;
 };
 
+// gpu::segmented_inclusive_scan / segmented_exclusive_scan (pacxx/algorithm/
+// segmented_scan.hpp): the single-pass scan's tile for the values' type T itself (128
+// threads x 24 items for 4-byte values), not for the (value, head) pairs that go through
+// the look-back: the values alone pass through the tile's exchange, the heads are bytes
+// of shared memory. Not yet measured for the segmented scan; scan_for's numbers.
+template <class T, bool Ordered = false> struct segmented_scan : scan_for<T, Ordered> {};
+
 // gpu::segmented_reduce (pacxx/algorithm/segmented_reduce.hpp): a warp per segment (its
 // lanes striding over it) below `split_min_mean` elements per segment on average; from
 // there blocks of `block` threads take tiles of whole rounds (block x split_items
