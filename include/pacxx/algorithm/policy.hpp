@@ -676,7 +676,7 @@ struct pairwise_reduce {
 // block-width apart.
 struct partition_around {
   static constexpr std::size_t block = 256; // threads a block
-  static constexpr std::size_t items = 16;  // items a thread
+  static constexpr std::size_t items = 8;   // items a thread
 };
 
 // gpu::segmented_sort / segmented_sort_by_key: segments of at most small_tile elements

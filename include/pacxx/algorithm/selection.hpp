@@ -297,64 +297,107 @@ void top_k_impl(In &&in, std::size_t k, OutV &&out_values, OutI *out_indices, Co
     gpu::transform(pacxx::detail::device_view(idx), *out_indices, identity{});
 }
 
+// Whether the keys whose bits are `bits` may differ in their own bits: only -0.0 and +0.0
+// (floating keys read -0.0 as +0.0, radix_key); every other key's bits are a bijection
+// with its value (NaN payloads included), so the selected key stands for all of them.
+template <class T, int Order, class B> bool equal_keys_may_differ(B bits) {
+  const B zero = B(B(1) << (sizeof(B) * 8 - 1)); // +0.0's bits (radix_key)
+  return !std::is_integral<T>::value && bits == (Order == 2 ? B(~zero) : zero);
+}
+
 // Moves the n elements of src to dst by their bits' order against `bits`: those before it
-// to [0, before), those equal to it to [before, before + equal), the others after, each
-// part in no particular order (nth_element asks for none). One pass, a tile a block: each
-// thread classifies its items (loaded a block-width apart), the block scans the three
-// counts packed in one word (21 bits each: a tile has fewer than 2^21 items), its first
-// thread takes the block's place in each part with one atomic a part (counters: three
-// zeroed words), and the block stages its items by part in shared memory and stores them
-// from there, a block-width apart. The stable three-way partition that nth_element used
-// before took two passes and a copy (ncu, H100, 2026-11-28: 560 + 270 us for 2^26 floats).
-template <class T, int Order, class B, class V>
+// to [0, before), those after it to [before + equal, n), each part in no particular order
+// (nth_element asks for none), and fills [before, before + equal) with the selected key
+// (every key there is bit-identical to it: equal_keys_may_differ) where !MoveEqual, or
+// moves the equal keys there too (MoveEqual: a selected zero of a floating type, where
+// -0.0 and +0.0 both count as equal). One pass, a tile a block: each thread classifies
+// its items (loaded a block-width apart), the block scans the counts packed in one word
+// (16 bits each for two parts, 21 each in 64 bits for three: a tile has fewer than 2^16
+// items), its first thread takes the block's place in each part with one atomic a part
+// (counters: three zeroed words), and the block stages its items by part in shared memory
+// and stores them from there, a block-width apart; the items' parts are recomputed from
+// the keys at staging (no array of parts in registers). Block g also fills the equal
+// range's g-th tile. The former kernel (3 parts moved, 16 items a thread, 56 registers)
+// took 517 us for 2^26 floats on the H200 (ncu, base clocks: 49% occupancy, 1 TB/s of
+// DRAM, latency-bound); this one keeps 8 items a thread and fewer registers so that more
+// blocks fit on an SM (policy::partition_around).
+template <class T, int Order, bool MoveEqual, class B, class V>
 void partition_around(const V &src, T *dst, std::size_t n, B bits, std::size_t before,
                       std::size_t equal, unsigned long long *counters) {
   using U = unsigned long long;
   using P = pacxx::policy::partition_around;
   constexpr std::size_t block = P::block, items = P::items, tile = block * items;
-  static_assert(tile < (std::size_t(1) << 21), "partition_around: 21-bit counts");
+  using C = typename std::conditional<MoveEqual, U, unsigned>::type; // packed counts
+  // Bits a count, and where the counts of the equal and after parts start.
+  constexpr unsigned width = MoveEqual ? 21 : 16, at_equal = width;
+  constexpr unsigned at_after = MoveEqual ? 2 * width : width;
+  static_assert(tile < (std::size_t(1) << 16), "partition_around: 16-bit counts");
+  const T key = pacxx::agent::radix_key<T>::from_bits(Order == 2 ? B(~bits) : bits);
   pacxx::kernel(
-      [bits, before, equal](const auto &in, T *dst, std::size_t n, U *counters) {
+      [bits, before, equal, key](const auto &in, T *dst, std::size_t n, U *counters) {
         pacxx::shared_memory<T, tile> stage;
         pacxx::shared_memory<U, 3> base;
-        pacxx::block_scan<U, block> scan;
+        pacxx::block_scan<C, block> scan;
         using D = ranges::range_difference_t<decltype(in)>;
-        constexpr U mask = (U(1) << 21) - 1;
+        constexpr C mask = (C(1) << width) - 1;
         const std::size_t l = pacxx::Thread::get().local.x;
-        const std::size_t first = pacxx::Block::get().index.x * tile;
+        const std::size_t g = pacxx::Block::get().index.x;
+        const std::size_t first = g * tile;
         T x[items];
-        unsigned part[items];
-        U counts = 0;
+        C counts = 0;
 #pragma unroll
         for (std::size_t k = 0; k < items; ++k) {
           const std::size_t i = first + k * block + l;
-          part[k] = 3;
-          if (i < n) {
+          if (i < n)
             x[k] = *(ranges::begin(in) + D(i));
-            const B b = select_bits<T, Order>{}(x[k]);
-            part[k] = b < bits ? 0u : b == bits ? 1u : 2u;
-            counts += U(1) << (21 * part[k]);
+        }
+        if (!MoveEqual) { // the g-th tile of the equal range
+#pragma unroll
+          for (std::size_t k = 0; k < items; ++k) {
+            const std::size_t i = first + k * block + l;
+            if (i < equal)
+              dst[before + i] = key;
           }
         }
-        U total;
-        const U mine = scan.exclusive(counts, U(0), std::plus<U>{}, total);
-        const std::size_t t0 = std::size_t(total & mask), t1 = std::size_t((total >> 21) & mask),
-                          t2 = std::size_t(total >> 42);
-        if (l == 0) {
-          base[0] = t0 ? pacxx::atomic_add(counters, U(t0)) : 0;
-          base[1] = t1 ? pacxx::atomic_add(counters + 1, U(t1)) : 0;
-          base[2] = t2 ? pacxx::atomic_add(counters + 2, U(t2)) : 0;
-        }
-        std::size_t o0 = std::size_t(mine & mask), o1 = t0 + std::size_t((mine >> 21) & mask),
-                    o2 = t0 + t1 + std::size_t(mine >> 42);
 #pragma unroll
         for (std::size_t k = 0; k < items; ++k) {
-          if (part[k] == 0)
-            stage[o0++] = x[k];
-          else if (part[k] == 1)
-            stage[o1++] = x[k];
-          else if (part[k] == 2)
-            stage[o2++] = x[k];
+          const std::size_t i = first + k * block + l;
+          if (i < n) {
+            const B b = select_bits<T, Order>{}(x[k]);
+            if (b < bits)
+              counts += C(1);
+            else if (b != bits)
+              counts += C(1) << at_after;
+            else if (MoveEqual)
+              counts += C(1) << at_equal;
+          }
+        }
+        C total;
+        const C mine = scan.exclusive(counts, C(0), std::plus<C>{}, total);
+        const std::size_t t0 = std::size_t(total & mask),
+                          t1 = MoveEqual ? std::size_t((total >> at_equal) & mask) : 0,
+                          t2 = std::size_t((total >> at_after) & mask);
+        if (l == 0) {
+          base[0] = t0 ? pacxx::atomic_add(counters, U(t0)) : 0;
+          if (MoveEqual)
+            base[1] = t1 ? pacxx::atomic_add(counters + 1, U(t1)) : 0;
+          base[2] = t2 ? pacxx::atomic_add(counters + 2, U(t2)) : 0;
+        }
+        std::size_t o0 = std::size_t(mine & mask),
+                    o1 = t0 + (MoveEqual ? std::size_t((mine >> at_equal) & mask) : 0),
+                    o2 = t0 + t1 + std::size_t((mine >> at_after) & mask);
+#pragma unroll
+        for (std::size_t k = 0; k < items; ++k) {
+          const std::size_t i = first + k * block + l;
+          if (i < n) {
+            const B b = select_bits<T, Order>{}(x[k]);
+            if (b < bits)
+              stage[o0++] = x[k];
+            else if (b != bits)
+              stage[o2++] = x[k];
+            else if (MoveEqual)
+              stage[o1++] = x[k];
+          }
         }
         pacxx::barrier();
         const std::size_t b0 = std::size_t(base[0]), b1 = before + std::size_t(base[1]),
@@ -364,7 +407,7 @@ void partition_around(const V &src, T *dst, std::size_t n, B bits, std::size_t b
           const std::size_t i = k * block + l;
           if (i < t0)
             dst[b0 + i] = stage[i];
-          else if (i < t0 + t1)
+          else if (MoveEqual && i < t0 + t1)
             dst[b1 + (i - t0)] = stage[i];
           else if (i < t0 + t1 + t2)
             dst[b2 + (i - t0 - t1)] = stage[i];
@@ -387,7 +430,12 @@ void nth_element_impl(const char *, vector<T> &v, std::size_t nth, Comp, std::tr
   auto src = pacxx::detail::device_view(copy);
   const radix_selection<B> s = radix_select<T, Order>(src, n, nth);
   vector<unsigned long long> counters(3, 0ull);
-  partition_around<T, Order>(src, v.data(), n, s.bits, s.before, s.equal, counters.data());
+  if (equal_keys_may_differ<T, Order>(s.bits))
+    partition_around<T, Order, true>(src, v.data(), n, s.bits, s.before, s.equal,
+                                     counters.data());
+  else
+    partition_around<T, Order, false>(src, v.data(), n, s.bits, s.before, s.equal,
+                                      counters.data());
 }
 
 template <class T> void check_rank(const char *name, const vector<T> &v, std::size_t r) {
