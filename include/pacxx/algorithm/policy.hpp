@@ -684,6 +684,8 @@ struct pairwise_reduce {
 struct select_candidates {
   static constexpr std::size_t divisor = 4; // scratch: n / divisor keys
   static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (launch bounds)
+  // The same for 8-byte keys: 4 spilled 56-184 bytes (80-118 registers without spills).
+  static constexpr unsigned min_blocks_wide = 2;
 };
 
 // gpu::nth_element's move of each element to its part (partition_around in

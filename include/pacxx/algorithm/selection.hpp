@@ -239,7 +239,9 @@ void select_histogram(const V &src, std::size_t n, std::size_t bins, unsigned sh
   const std::size_t blocks = shared_histogram_blocks<P>(tiles, bins);
   pacxx::kernel(
       [bins, shift, cap](const auto &view, std::size_t n, U *out, U *state, K *aux) {
-        pacxx::launch_bounds(P::block, pacxx::policy::select_candidates::min_blocks);
+        pacxx::launch_bounds(P::block, sizeof(K) <= 4
+                                           ? pacxx::policy::select_candidates::min_blocks
+                                           : pacxx::policy::select_candidates::min_blocks_wide);
         auto v = view;
         auto first = ranges::begin(v);
         using D = ranges::range_difference_t<decltype(v)>;
