@@ -19,7 +19,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <tuple>
@@ -395,6 +397,121 @@ TEST(Select, UserOrderAndErrors) {
   EXPECT_THROW(gpu::nth_element(x, 11), pacxx::error);
   EXPECT_THROW(gpu::partial_sort(x, 11), pacxx::error);
   gpu::nth_element(x, 10); // nth == size: nothing to do
+}
+
+// nth_element's radix path against the keys' radix order (pacxx/agent/radix_sort.hpp:
+// -0.0 as +0.0, NaNs after +inf and negative NaNs before -inf), which std's comparators
+// cannot express for NaNs: the element at nth has the bits a sort puts there, none before
+// it after it and none after it before it, and the multiset of the elements' own bytes is
+// unchanged (a -0.0 stays a -0.0: the equal part is filled with the selected key only
+// where every equal key has its bytes).
+template <class T, class Comp>
+void check_nth(const std::vector<T> &h, const std::vector<T> &g, std::size_t nth, Comp,
+               const char *what) {
+  using R = pacxx::agent::radix_key<T>;
+  using B = typename R::bits_type;
+  const bool desc = std::is_same<Comp, std::greater<>>::value;
+  auto rb = [&](T x) { return desc ? B(~R::bits(x)) : R::bits(x); };
+  auto raw = [](T x) {
+    B b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  ASSERT_EQ(g.size(), h.size()) << what;
+  std::vector<B> want(h.size());
+  std::transform(h.begin(), h.end(), want.begin(), rb);
+  std::sort(want.begin(), want.end());
+  const B at = rb(g[nth]);
+  ASSERT_EQ(at, want[nth]) << what << ": n = " << h.size() << ", nth = " << nth;
+  for (std::size_t i = 0; i < g.size(); ++i)
+    ASSERT_TRUE(i < nth ? rb(g[i]) <= at : rb(g[i]) >= at)
+        << what << ": n = " << h.size() << ", nth = " << nth << ", at " << i;
+  std::vector<B> a(h.size()), b(h.size());
+  std::transform(h.begin(), h.end(), a.begin(), raw);
+  std::transform(g.begin(), g.end(), b.begin(), raw);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  ASSERT_TRUE(a == b) << what << ": the multiset changed, n = " << h.size();
+}
+
+template <class T> class NthRadix : public ::testing::Test {};
+using NthRadixTypes = ::testing::Types<int, unsigned, long long, unsigned long long, float, double>;
+TYPED_TEST_SUITE(NthRadix, NthRadixTypes);
+
+template <class T> std::vector<T> special_values(std::size_t n, int kind) {
+  std::vector<T> h = values<T>(n, n + 7 * kind, std::is_signed<T>::value ? -300 : 0, 300);
+  pacxx_test::rng r(n + 13 * kind);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kind == 1) // all equal
+      h[i] = make<T>(42);
+    else if (kind == 2 && r.integer(0, 3) != 0) // most are copies of one key
+      h[i] = make<T>(5);
+    else if (kind == 3 && std::is_floating_point<T>::value && r.integer(0, 2) == 0)
+      h[i] = r.integer(0, 1) ? T(0) : -T(0); // a third are zeros of either sign
+    else if (kind == 4 && std::is_floating_point<T>::value && r.integer(0, 9) == 0)
+      h[i] = r.integer(0, 1) ? std::numeric_limits<T>::quiet_NaN()
+                             : -std::numeric_limits<T>::quiet_NaN();
+  }
+  return h;
+}
+
+TYPED_TEST(NthRadix, EdgeInputsBothOrdersAgainstRadixOrder) {
+  using T = TypeParam;
+  for (std::size_t n : {std::size_t(1), std::size_t(2), prime, std::size_t(4099)}) {
+    for (int kind = 0; kind < 5; ++kind) {
+      const std::vector<T> h = special_values<T>(n, kind);
+      std::vector<std::size_t> nths = {0, n / 2, n - 1};
+      if (kind == 3) { // the zeros' range: a selected zero of either sign
+        std::vector<T> s = h;
+        std::sort(s.begin(), s.end());
+        const auto z = std::lower_bound(s.begin(), s.end(), T(0)) - s.begin();
+        if (std::size_t(z) < n)
+          nths.push_back(std::size_t(z));
+      }
+      for (std::size_t nth : nths) {
+        gpu::vector<T> v = gpu::copy(h);
+        gpu::nth_element(v, nth);
+        check_nth(h, gpu::copy(v), nth, std::less<>{}, "less");
+        gpu::vector<T> w = gpu::copy(h);
+        gpu::nth_element(w, nth, std::greater<>{});
+        check_nth(h, gpu::copy(w), nth, std::greater<>{}, "greater");
+      }
+    }
+  }
+}
+
+// partial_sort and top_k at k = 1, 100, 10000 over 2^20 + 3 floats, and nth_element there
+// (the candidates of the last digits compacted by the second digit's pass), with the
+// launches counted.
+TEST(NthRadix, BigFloatsPartialSortTopKAndLaunches) {
+  const std::size_t n = big;
+  std::vector<float> h = pacxx_test::random_floats(n, 71, 0.0f, 1.0f);
+  std::vector<float> desc = h;
+  std::sort(desc.begin(), desc.end(), std::greater<float>());
+  gpu::vector<float> x = gpu::copy(h);
+  for (std::size_t k : {std::size_t(1), std::size_t(100), std::size_t(10000)}) {
+    gpu::vector<float> out(k);
+    gpu::top_k(x, k, out);
+    ASSERT_TRUE(gpu::copy(out) == std::vector<float>(desc.begin(), desc.begin() + k)) << k;
+    gpu::vector<float> p = gpu::copy(h);
+    gpu::partial_sort(p, k, std::greater<>{});
+    std::vector<float> gp = gpu::copy(p);
+    gp.resize(k);
+    ASSERT_TRUE(gp == std::vector<float>(desc.begin(), desc.begin() + k)) << k;
+  }
+  gpu::vector<float> v = gpu::copy(h);
+  pacxx::synchronize();
+  pacxx::reset_stats();
+  gpu::nth_element(v, n / 2, std::greater<>{});
+  // The select's histogram zeroed (a fill), 3 digits of (histogram, pick), the counters
+  // zeroed (a fill) and the partition.
+  EXPECT_EQ(pacxx_test::counts().kernel_launches, 1u + 3u * 2u + 1u + 1u);
+  check_nth(h, gpu::copy(v), n / 2, std::greater<>{}, "big");
+  // Many copies of the nth key among 2^20 + 3 ints.
+  const std::vector<int> hi = values<int>(n, 5, 0, 3);
+  gpu::vector<int> vi = gpu::copy(hi);
+  gpu::nth_element(vi, n / 3);
+  check_nth(hi, gpu::copy(vi), n / 3, std::less<>{}, "big ints");
 }
 
 // ---- shuffle ---------------------------------------------------------------------------

@@ -693,12 +693,36 @@ struct pairwise_reduce {
   static constexpr unsigned unroll = 8;     // unrolling of the fold over a full tile
 };
 
+// gpu::top_k's radix select (pacxx/algorithm/selection.hpp, radix_select): the second
+// digit's pass compacts the keys that share the first digit into a scratch of
+// n / divisor keys, which the later passes read instead of the whole input; more
+// candidates than that (e.g. uniform floats in [0, 1) put 1/8 of them in the top digit
+// of the largest, doubles there up to 3/4) fall back to reading the input whole.
+// Not yet measured on the GPU.
+// The select's histogram kernel (select_histogram) holds a tile's 16 keys and bins in
+// registers; its grid is policy::histogram::max_blocks (528: 4 blocks on each of the
+// H100's 132 multiprocessors), so its launch bounds ask for 4 blocks a multiprocessor
+// (at most 64 registers; without bounds the copying and compacting kinds took 70-110).
+struct select_candidates {
+  static constexpr std::size_t divisor = 4; // scratch: n / divisor keys
+  static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (launch bounds)
+  // The same for 8-byte keys: 4 spilled 56-184 bytes (80-118 registers without spills).
+  static constexpr unsigned min_blocks_wide = 2;
+};
+
 // gpu::nth_element's move of each element to its part (partition_around in
 // pacxx/algorithm/selection.hpp): tiles of block * items, the items of a thread a
 // block-width apart.
+// The kernel that moved all three parts with 16 items a thread (56 registers) took 517 us
+// for 2^26 floats on the H200 (ncu, base clocks: 49% occupancy, 1 TB/s of DRAM, L1 19%,
+// L2 30%: latency-bound). Now 8 items a thread and launch bounds for 8 blocks of 256 on
+// a multiprocessor (at most 32 registers: full occupancy). Not yet measured on the GPU.
 struct partition_around {
   static constexpr std::size_t block = 256; // threads a block
-  static constexpr std::size_t items = 16;  // items a thread
+  static constexpr std::size_t items = 8;   // items a thread
+  static constexpr unsigned min_blocks = 8; // blocks a multiprocessor (launch bounds)
+  // The same for 8-byte keys (48 registers without bounds; 32 spilled 50-124 bytes).
+  static constexpr unsigned min_blocks_wide = 5;
 };
 
 // gpu::segmented_sort / segmented_sort_by_key: segments of at most small_tile elements

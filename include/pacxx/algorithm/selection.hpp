@@ -19,13 +19,20 @@
 // found one 11-bit digit at a time from the top, each digit by a histogram of the keys
 // that share the digits found so far and a one-block launch that picks the digit, the
 // state kept on the device (3 passes and one read-back for 32-bit keys, 6 for 64-bit),
-// so the counts of keys before, at and after it are known exactly; then
+// so the counts of keys before, at and after it are known exactly (the second digit's pass
+// also compacts the keys that share the first digit, and the later digits read only
+// those where they fit in the scratch: radix_select, select_kind); then
 //   top_k         k = 1: gpu::min_element over the keys' bits (one pass, no select);
 //                 else one compaction of the keys up to the selected one (tile clear and
 //                 pass), a stable radix sort by key of those and a copy of the first k;
-//   nth_element   moves each element of a copy of v to its part of v (before, equal to,
-//                 after the selected key), each part in no particular order: one pass
-//                 (partition_around);
+//   nth_element   moves each element of a copy of v (made by the first digit's pass) to
+//                 its part of v (before, after the selected key), each part in no
+//                 particular order, and fills the part equal to it with the selected key
+//                 (bit-identical to each of them; a floating zero's part, which may hold
+//                 -0.0 and +0.0, is moved instead): one pass (partition_around). On the
+//                 H200 (ncu, 2^26 floats) the former partition, which moved all three
+//                 parts, took 517 us at 1 TB/s and the former device copy before the
+//                 select read and wrote 256 MB;
 //   partial_sort  is nth_element for rank k - 1, then a sort of the first k.
 // Any other comparator (user structs, user orders) sorts the whole range (stable merge
 // sort) and cuts it.
@@ -50,7 +57,9 @@
 #include "pacxx/algorithm/min_element.hpp"
 #include "pacxx/algorithm/sort.hpp"
 #include "pacxx/algorithm/transform.hpp"
+#include "pacxx/atomic.hpp"
 #include "pacxx/block/block_scan.hpp"
+#include "pacxx/block/warp.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
@@ -78,8 +87,9 @@ template <class B> struct radix_selection {
 
 // The radix select's state on the device, one word each (the bits as unsigned long long):
 // the bits found so far, the mask of the digits found, the rank still to find among the
-// keys that share them, the keys before them, and the keys that share them.
-enum select_word { sel_prefix, sel_mask, sel_rank, sel_before, sel_equal, sel_words };
+// keys that share them, the keys before them, the keys that share them, and the number
+// of candidates (keys that share the first digit) the second digit's pass compacted.
+enum select_word { sel_prefix, sel_mask, sel_rank, sel_before, sel_equal, sel_count, sel_words };
 
 // The digit (`bins` bins from bit `shift`) of a key whose found digits are the state's;
 // `bins` (no bin) for the others. Reads the state on the device, so a digit's histogram
@@ -138,17 +148,146 @@ template <unsigned Block> struct select_bin {
   }
 };
 
-// The bits of the key of rank r (0-based, in comp's order) among the n elements of the
-// device view src, and the numbers of keys before it and equal to it: one histogram per
-// digit of 11 bits, top digit first (3 passes over 32-bit keys, 6 over 64-bit), each
-// followed by a one-block launch that picks the digit on the device; the state is read
-// back once at the end. (Before: 8-bit digits through gpu::histogram_even with the state
-// on the host, 4 passes and 4 read-backs for 32-bit keys; top_k of 2^24 floats took 500 us
-// on the H200 on 2026-11-27, more than gpu::sort's 469; the new figures are in
+// What a digit's pass of radix_select does besides counting.
+//   select_plain       nothing (the first pass of top_k).
+//   select_copy        stores every key it reads to aux[i] (the first pass of nth_element:
+//                      the copy it partitions from, made while reading v anyway; before,
+//                      a device copy of v went first: 256 MB read and written for 2^26
+//                      floats).
+//   select_compact     appends every key it counts (those that share the first digit: the
+//                      candidates) to aux, in no order, while fewer than cap, and counts
+//                      them all in state[sel_count] (one atomic a warp and tile).
+//   select_candidates  reads the state[sel_count] candidates from aux where they fit
+//                      (<= cap), else the whole input. The digit-3 pass over 2^26 floats
+//                      read all 256 MB (98 us on the H200, ncu); the candidates are usually
+//                      a small part (1/2048 of uniform bits), all of them only in
+//                      degenerate inputs (all keys in one top digit).
+enum select_kind { select_plain, select_copy, select_compact, select_candidates };
+
+// One tile of m keys at base through runs(bin), Guard: some of its items may be past m.
+// A thread issues all its loads first, maps them, then does its kind's stores and counts.
+template <class P, int Kind, bool Guard, class K, class Load, class Map, class Runs>
+__attribute__((always_inline)) inline void
+select_tile(std::size_t base, std::size_t m, Load &load, const Map &map, unsigned bins, Runs &runs,
+            K *aux, std::size_t cap, unsigned long long *count) {
+  using U = unsigned long long;
+  constexpr std::size_t B = P::block;
+  const std::size_t l = pacxx::Thread::get().local.x;
+  K v[P::items];
+  unsigned b[P::items];
+#pragma unroll
+  for (std::size_t k = 0; k < P::items; ++k)
+    if (!Guard || base + k * B + l < m)
+      v[k] = load(base + k * B + l);
+#pragma unroll
+  for (std::size_t k = 0; k < P::items; ++k)
+    b[k] = !Guard || base + k * B + l < m ? map(v[k], bins) : bins;
+  if (Kind == select_copy) {
+#pragma unroll
+    for (std::size_t k = 0; k < P::items; ++k)
+      if (!Guard || base + k * B + l < m)
+        aux[base + k * B + l] = v[k];
+  }
+  if (Kind == select_compact) {
+    unsigned c = 0;
+#pragma unroll
+    for (std::size_t k = 0; k < P::items; ++k)
+      c += b[k] < bins ? 1u : 0u;
+    if (pacxx::warp::ballot(c != 0)) { // the same in every lane of the warp
+      const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
+      const unsigned last = pacxx::warp::size() - 1u;
+      U at = 0;
+      if (pacxx::warp::lane() == last) // its inclusive count is the warp's
+        at = pacxx::atomic_add(count, U(inc));
+      std::size_t pos = std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
+#pragma unroll
+      for (std::size_t k = 0; k < P::items; ++k)
+        if (b[k] < bins) {
+          if (pos < cap)
+            aux[pos] = v[k];
+          ++pos;
+        }
+    }
+  }
+#pragma unroll
+  for (std::size_t k = 0; k < P::items; ++k)
+    runs(b[k]);
+}
+template <class P, int Kind, class K, class Load, class Map, class Runs>
+__attribute__((always_inline)) inline void
+select_tiles(std::size_t m, Load &load, const Map &map, unsigned bins, Runs &runs, K *aux,
+             std::size_t cap, unsigned long long *count) {
+  const std::size_t tile = P::block * P::items;
+  const std::size_t step = pacxx::Grid::get().size.x * tile;
+  for (std::size_t base = pacxx::Block::get().index.x * tile; base < m; base += step) {
+    if (base + tile <= m)
+      select_tile<P, Kind, false>(base, m, load, map, bins, runs, aux, cap, count);
+    else
+      select_tile<P, Kind, true>(base, m, load, map, bins, runs, aux, cap, count);
+  }
+}
+
+// The histogram (bins counters, added into h) of the digit at `shift` of the keys that
+// share the state's digits, over the n keys of src, doing Kind's work besides
+// (select_kind): histogram_with's shared-memory kernel (bins <= 2^11 always fit), the
+// bin count staged.
+template <class P, class K, int Order, int Kind, class V>
+void select_histogram(const V &src, std::size_t n, std::size_t bins, unsigned shift,
+                      unsigned long long *h, unsigned long long *state, K *aux, std::size_t cap) {
+  using U = unsigned long long;
+  const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
+  const std::size_t blocks = shared_histogram_blocks<P>(tiles, bins);
+  pacxx::kernel(
+      [bins, shift, cap](const auto &view, std::size_t n, U *out, U *state, K *aux) {
+        pacxx::launch_bounds(P::block, sizeof(K) <= 4
+                                           ? pacxx::policy::select_candidates::min_blocks
+                                           : pacxx::policy::select_candidates::min_blocks_wide);
+        auto v = view;
+        auto first = ranges::begin(v);
+        using D = ranges::range_difference_t<decltype(v)>;
+        auto load = [&](std::size_t i) -> K { return K(*(first + static_cast<D>(i))); };
+        const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+        unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
+        for (unsigned b = l; b < nbins; b += P::block)
+          counts[b] = 0;
+        pacxx::barrier();
+        auto runs = make_bin_runs(
+            [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
+        const select_digit<K, Order> map{state, shift};
+        const std::size_t m = Kind == select_candidates ? std::size_t(state[sel_count]) : 0;
+        if (Kind == select_candidates && m <= cap) {
+          auto from_aux = [aux](std::size_t i) -> K { return aux[i]; };
+          select_tiles<P, select_plain>(m, from_aux, map, nbins, runs, aux, cap, state + sel_count);
+        } else {
+          select_tiles<P, Kind == select_candidates ? select_plain : Kind>(
+              n, load, map, nbins, runs, aux, cap, state + sel_count);
+        }
+        runs.flush();
+        pacxx::barrier();
+        for (unsigned b = l; b < nbins; b += P::block)
+          if (const unsigned c = counts[b])
+            pacxx::atomic_add(out + b, U(c));
+      },
+      pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(src, n, h, state, aux);
+}
+
+// The bits of the key of rank r (0-based, in comp's order) among the n keys of the device
+// view src, and the numbers of keys before it and equal to it: one histogram per digit of
+// 11 bits, top digit first (3 passes over 32-bit keys, 6 over 64-bit), each followed by a
+// one-block launch that picks the digit on the device; the state is read back once at
+// the end. (Before: 8-bit digits through gpu::histogram_even with the state on the host,
+// 4 passes and 4 read-backs for 32-bit keys; top_k of 2^24 floats took 500 us on the H200
+// on 2026-11-27, more than gpu::sort's 469; the new figures are in
 // benchmarks/results/2026-11-27-h200-issue-38/topk.)
-template <class K, int Order, class V>
-radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, std::size_t n,
-                                                                std::size_t r) {
+// The first pass reads src and, where Copy, stores it to copy (copy's view: rest); the
+// others read rest (src itself where !Copy). The second pass compacts the candidates to
+// aux (cap keys at most) and the later ones read them from there where they fit
+// (select_kind); without aux (cap 0) every pass reads rest whole.
+template <class K, int Order, bool Copy, class V, class R>
+radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, const R &rest,
+                                                                std::size_t n, std::size_t r,
+                                                                K *copy, K *aux, std::size_t cap) {
   using B = typename select_bits<K, Order>::B;
   using U = unsigned long long;
   using P = pacxx::policy::histogram;
@@ -158,10 +297,24 @@ radix_selection<typename select_bits<K, Order>::B> radix_select(const V &src, st
   init[sel_equal] = n;
   gpu::vector<U> state = gpu::copy(init);
   gpu::vector<U> h(std::size_t(1) << digit_bits, U(0));
-  for (int top = int(sizeof(B) * 8); top > 0; top -= int(digit_bits)) {
+  for (int top = int(sizeof(B) * 8), pass = 0; top > 0; top -= int(digit_bits), ++pass) {
     const unsigned width = top < int(digit_bits) ? unsigned(top) : digit_bits;
     const unsigned shift = unsigned(top) - width, bins = 1u << width;
-    histogram_with<P, K>(src, n, bins, select_digit<K, Order>{state.data(), shift}, h.data());
+    if (pass == 0 && Copy)
+      select_histogram<P, K, Order, select_copy>(src, n, bins, shift, h.data(), state.data(), copy,
+                                                 0);
+    else if (pass == 0)
+      select_histogram<P, K, Order, select_plain>(src, n, bins, shift, h.data(), state.data(), aux,
+                                                  0);
+    else if (pass == 1 && cap > 0)
+      select_histogram<P, K, Order, select_compact>(rest, n, bins, shift, h.data(), state.data(),
+                                                    aux, cap);
+    else if (cap > 0)
+      select_histogram<P, K, Order, select_candidates>(rest, n, bins, shift, h.data(), state.data(),
+                                                       aux, cap);
+    else
+      select_histogram<P, K, Order, select_plain>(rest, n, bins, shift, h.data(), state.data(), aux,
+                                                  0);
     pacxx::kernel([shift](U *counts, U *words,
                           unsigned nbins) { select_bin<block>{shift}(counts, words, nbins); },
                   pacxx::launch_config{{1}, {block}, block * sizeof(U)})(h.data(), state.data(),
@@ -228,7 +381,12 @@ void top_k_into(const char *name, const V &src, std::size_t n, std::size_t k, ve
     gpu::transform(pairs | ranges::views::slice(i, i + 1), out, identity{});
     return;
   }
-  const radix_selection<B> s = radix_select<K, Order>(src, n, k - 1);
+  // The candidates' scratch: a part of n (policy::select_candidates); more candidates
+  // than that (few distinct top digits) read the input whole.
+  const std::size_t cap = n / pacxx::policy::select_candidates::divisor;
+  vector<K> cand(cap);
+  const radix_selection<B> s = radix_select<K, Order, false>(
+      src, src, n, k - 1, static_cast<K *>(nullptr), cand.data(), cap);
   const std::size_t through = s.before + s.equal;
   if (through - k <= select_tie_slack) {
     vector<K> cv(through);
@@ -297,77 +455,122 @@ void top_k_impl(In &&in, std::size_t k, OutV &&out_values, OutI *out_indices, Co
     gpu::transform(pacxx::detail::device_view(idx), *out_indices, identity{});
 }
 
+// Whether the keys whose bits are `bits` may differ in their own bits: only -0.0 and +0.0
+// (floating keys read -0.0 as +0.0, radix_key); every other key's bits are a bijection
+// with its value (NaN payloads included), so the selected key stands for all of them.
+template <class T, int Order, class B> bool equal_keys_may_differ(B bits) {
+  const B zero = B(B(1) << (sizeof(B) * 8 - 1)); // +0.0's bits (radix_key)
+  return !std::is_integral<T>::value && bits == (Order == 2 ? B(~zero) : zero);
+}
+
 // Moves the n elements of src to dst by their bits' order against `bits`: those before it
-// to [0, before), those equal to it to [before, before + equal), the others after, each
-// part in no particular order (nth_element asks for none). One pass, a tile a block: each
-// thread classifies its items (loaded a block-width apart), the block scans the three
-// counts packed in one word (21 bits each: a tile has fewer than 2^21 items), its first
-// thread takes the block's place in each part with one atomic a part (counters: three
-// zeroed words), and the block stages its items by part in shared memory and stores them
-// from there, a block-width apart. The stable three-way partition that nth_element used
-// before took two passes and a copy (ncu, H100, 2026-11-28: 560 + 270 us for 2^26 floats).
-template <class T, int Order, class B, class V>
+// to [0, before), those after it to [before + equal, n), each part in no particular order
+// (nth_element asks for none), and fills [before, before + equal) with the selected key
+// (every key there is bit-identical to it: equal_keys_may_differ) where !MoveEqual, or
+// moves the equal keys there too (MoveEqual: a selected zero of a floating type, where
+// -0.0 and +0.0 both count as equal). One pass, a tile a block: each thread classifies
+// its items (loaded a block-width apart), the block scans the counts packed in one word
+// (16 bits each for two parts, 21 each in 64 bits for three: a tile has fewer than 2^16
+// items), its first thread takes the block's place in each part with one atomic a part
+// (counters: three zeroed words), and the block stages its items by part in shared memory
+// and stores them from there, a block-width apart; the items' parts are recomputed from
+// the keys at staging (no array of parts in registers). Block g also fills the equal
+// range's g-th tile. The former kernel (3 parts moved, 16 items a thread, 56 registers)
+// took 517 us for 2^26 floats on the H200 (ncu, base clocks: 49% occupancy, 1 TB/s of
+// DRAM, latency-bound); this one keeps 8 items a thread and fewer registers so that more
+// blocks fit on an SM (policy::partition_around).
+template <class T, int Order, bool MoveEqual, class B, class V>
 void partition_around(const V &src, T *dst, std::size_t n, B bits, std::size_t before,
                       std::size_t equal, unsigned long long *counters) {
   using U = unsigned long long;
   using P = pacxx::policy::partition_around;
   constexpr std::size_t block = P::block, items = P::items, tile = block * items;
-  static_assert(tile < (std::size_t(1) << 21), "partition_around: 21-bit counts");
+  using C = typename std::conditional<MoveEqual, U, unsigned>::type; // packed counts
+  // Bits a count, and where the counts of the equal and after parts start.
+  constexpr unsigned width = MoveEqual ? 21 : 16, at_equal = width;
+  constexpr unsigned at_after = MoveEqual ? 2 * width : width;
+  static_assert(tile < (std::size_t(1) << 16), "partition_around: 16-bit counts");
+  const T key = pacxx::agent::radix_key<T>::from_bits(Order == 2 ? B(~bits) : bits);
+  // Offsets within a tile are 32-bit and every address is a tile base plus a constant
+  // a item (fewer registers than 64-bit indices per item: 45 against 38 for floats).
   pacxx::kernel(
-      [bits, before, equal](const auto &in, T *dst, std::size_t n, U *counters) {
+      [bits, before, equal, key](const auto &in, T *dst, std::size_t n, U *counters) {
+        pacxx::launch_bounds(block, sizeof(T) <= 4 ? P::min_blocks : P::min_blocks_wide);
         pacxx::shared_memory<T, tile> stage;
         pacxx::shared_memory<U, 3> base;
-        pacxx::block_scan<U, block> scan;
+        pacxx::block_scan<C, block> scan;
         using D = ranges::range_difference_t<decltype(in)>;
-        constexpr U mask = (U(1) << 21) - 1;
-        const std::size_t l = pacxx::Thread::get().local.x;
+        constexpr C mask = (C(1) << width) - 1;
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
         const std::size_t first = pacxx::Block::get().index.x * tile;
+        const unsigned valid = unsigned(n - first < tile ? n - first : tile); // items here
+        auto it = ranges::begin(in) + D(first + l);
         T x[items];
-        unsigned part[items];
-        U counts = 0;
+        C counts = 0;
 #pragma unroll
-        for (std::size_t k = 0; k < items; ++k) {
-          const std::size_t i = first + k * block + l;
-          part[k] = 3;
-          if (i < n) {
-            x[k] = *(ranges::begin(in) + D(i));
+        for (unsigned k = 0; k < items; ++k)
+          if (k * block + l < valid)
+            x[k] = *(it + D(k * block));
+        if (!MoveEqual && first < equal) { // the block's tile of the equal range
+          const unsigned fill = unsigned(equal - first < tile ? equal - first : tile);
+          T *f = dst + before + first + l;
+#pragma unroll
+          for (unsigned k = 0; k < items; ++k)
+            if (k * block + l < fill)
+              f[k * block] = key;
+        }
+#pragma unroll
+        for (unsigned k = 0; k < items; ++k) {
+          if (k * block + l < valid) {
             const B b = select_bits<T, Order>{}(x[k]);
-            part[k] = b < bits ? 0u : b == bits ? 1u : 2u;
-            counts += U(1) << (21 * part[k]);
+            if (b < bits)
+              counts += C(1);
+            else if (b != bits)
+              counts += C(1) << at_after;
+            else if (MoveEqual)
+              counts += C(1) << at_equal;
           }
         }
-        U total;
-        const U mine = scan.exclusive(counts, U(0), std::plus<U>{}, total);
-        const std::size_t t0 = std::size_t(total & mask), t1 = std::size_t((total >> 21) & mask),
-                          t2 = std::size_t(total >> 42);
+        C total;
+        const C mine = scan.exclusive(counts, C(0), std::plus<C>{}, total);
+        const unsigned t0 = unsigned(total & mask),
+                       t1 = MoveEqual ? unsigned((total >> at_equal) & mask) : 0u,
+                       t2 = unsigned((total >> at_after) & mask);
         if (l == 0) {
           base[0] = t0 ? pacxx::atomic_add(counters, U(t0)) : 0;
-          base[1] = t1 ? pacxx::atomic_add(counters + 1, U(t1)) : 0;
+          if (MoveEqual)
+            base[1] = t1 ? pacxx::atomic_add(counters + 1, U(t1)) : 0;
           base[2] = t2 ? pacxx::atomic_add(counters + 2, U(t2)) : 0;
         }
-        std::size_t o0 = std::size_t(mine & mask), o1 = t0 + std::size_t((mine >> 21) & mask),
-                    o2 = t0 + t1 + std::size_t(mine >> 42);
+        unsigned o0 = unsigned(mine & mask),
+                 o1 = t0 + (MoveEqual ? unsigned((mine >> at_equal) & mask) : 0u),
+                 o2 = t0 + t1 + unsigned((mine >> at_after) & mask);
 #pragma unroll
-        for (std::size_t k = 0; k < items; ++k) {
-          if (part[k] == 0)
-            stage[o0++] = x[k];
-          else if (part[k] == 1)
-            stage[o1++] = x[k];
-          else if (part[k] == 2)
-            stage[o2++] = x[k];
+        for (unsigned k = 0; k < items; ++k) {
+          if (k * block + l < valid) {
+            const B b = select_bits<T, Order>{}(x[k]);
+            if (b < bits)
+              stage[o0++] = x[k];
+            else if (b != bits)
+              stage[o2++] = x[k];
+            else if (MoveEqual)
+              stage[o1++] = x[k];
+          }
         }
         pacxx::barrier();
-        const std::size_t b0 = std::size_t(base[0]), b1 = before + std::size_t(base[1]),
-                          b2 = before + equal + std::size_t(base[2]);
+        // Each part's destination less its first staged slot, plus this thread's lane.
+        T *const d0 = dst + std::size_t(base[0]) + l;
+        T *const d1 = dst + (before + std::size_t(base[1]) - t0) + l;
+        T *const d2 = dst + (before + equal + std::size_t(base[2]) - t0 - t1) + l;
 #pragma unroll
-        for (std::size_t k = 0; k < items; ++k) {
-          const std::size_t i = k * block + l;
+        for (unsigned k = 0; k < items; ++k) {
+          const unsigned i = k * block + l;
           if (i < t0)
-            dst[b0 + i] = stage[i];
-          else if (i < t0 + t1)
-            dst[b1 + (i - t0)] = stage[i];
+            d0[k * block] = stage[i];
+          else if (MoveEqual && i < t0 + t1)
+            d1[k * block] = stage[i];
           else if (i < t0 + t1 + t2)
-            dst[b2 + (i - t0 - t1)] = stage[i];
+            d2[k * block] = stage[i];
         }
       },
       pacxx::launch_config{{pacxx::detail::ceil_div(n, tile)}, {block}})(src, dst, n, counters);
@@ -383,11 +586,18 @@ void nth_element_impl(const char *, vector<T> &v, std::size_t nth, Comp, std::tr
   constexpr int Order = radix_order_t<Comp, T>::value;
   using B = typename select_bits<T, Order>::B;
   const std::size_t n = v.size();
-  vector<T> copy(v); // a device copy, no launch
+  // The first digit's pass copies v to `copy` (what the partition reads), the second
+  // compacts the candidates into v (free by then: room for all n of them), the later ones
+  // read those; the partition writes v.
+  vector<T> copy(n);
   auto src = pacxx::detail::device_view(copy);
-  const radix_selection<B> s = radix_select<T, Order>(src, n, nth);
+  const radix_selection<B> s = radix_select<T, Order, true>(pacxx::detail::device_view(v), src, n,
+                                                            nth, copy.data(), v.data(), n);
   vector<unsigned long long> counters(3, 0ull);
-  partition_around<T, Order>(src, v.data(), n, s.bits, s.before, s.equal, counters.data());
+  if (equal_keys_may_differ<T, Order>(s.bits))
+    partition_around<T, Order, true>(src, v.data(), n, s.bits, s.before, s.equal, counters.data());
+  else
+    partition_around<T, Order, false>(src, v.data(), n, s.bits, s.before, s.equal, counters.data());
 }
 
 template <class T> void check_rank(const char *name, const vector<T> &v, std::size_t r) {
