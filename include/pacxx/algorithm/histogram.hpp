@@ -112,6 +112,29 @@ template <class Add> bin_runs<Add> make_bin_runs(Add add, unsigned bins) {
   return bin_runs<Add>{add, bins, bins};
 }
 
+// A block's nbins counters in the launch's shared memory, zeroed by the block's threads
+// (l: the thread's index; device code, the barrier after), and their bin runs.
+template <std::size_t Block> inline unsigned *zeroed_shared_counts(unsigned nbins, unsigned l) {
+  unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
+  for (unsigned b = l; b < nbins; b += Block)
+    counts[b] = 0;
+  pacxx::barrier();
+  return counts;
+}
+inline auto shared_bin_runs(unsigned *counts, unsigned nbins) {
+  return make_bin_runs([counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); },
+                       nbins);
+}
+// The block's counters added into out (device code; the barrier before).
+template <std::size_t Block>
+inline void add_shared_counts(const unsigned *counts, unsigned nbins, unsigned long long *out,
+                              unsigned l) {
+  pacxx::barrier();
+  for (unsigned b = l; b < nbins; b += Block)
+    if (const unsigned c = counts[b])
+      pacxx::atomic_add(out + b, static_cast<unsigned long long>(c));
+}
+
 // Every sample of the grid's tiles (block-strided) through runs(bin): a thread issues
 // its P::items loads of a tile, maps them all, then counts them.
 template <class P, class Load, class Map, class Runs>
@@ -169,17 +192,10 @@ void histogram_with(const V &in, std::size_t n, std::size_t bins, const Map &map
           auto load = [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); };
           const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
           const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
-          unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
-          for (unsigned b = l; b < nbins; b += P::block)
-            counts[b] = 0;
-          pacxx::barrier();
-          auto runs = make_bin_runs(
-              [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
+          unsigned *counts = zeroed_shared_counts<P::block>(nbins, l);
+          auto runs = shared_bin_runs(counts, nbins);
           bin_samples<P>(n, load, map, nbins, runs);
-          pacxx::barrier();
-          for (unsigned b = l; b < nbins; b += P::block)
-            if (const unsigned c = counts[b])
-              pacxx::atomic_add(out + b, U(c));
+          add_shared_counts<P::block>(counts, nbins, out, l);
         },
         pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(in, n, out);
   } else {

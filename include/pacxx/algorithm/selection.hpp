@@ -248,12 +248,8 @@ void select_histogram(const V &src, std::size_t n, std::size_t bins, unsigned sh
         auto load = [&](std::size_t i) -> K { return K(*(first + static_cast<D>(i))); };
         const unsigned nbins = static_cast<unsigned>(pacxx::stage(bins));
         const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
-        unsigned *counts = pacxx::dynamic_shared_memory<unsigned>();
-        for (unsigned b = l; b < nbins; b += P::block)
-          counts[b] = 0;
-        pacxx::barrier();
-        auto runs = make_bin_runs(
-            [counts](unsigned b, unsigned c) { pacxx::atomic_add(counts + b, c); }, nbins);
+        unsigned *counts = zeroed_shared_counts<P::block>(nbins, l);
+        auto runs = shared_bin_runs(counts, nbins);
         const select_digit<K, Order> map{state, shift};
         const std::size_t m = Kind == select_candidates ? std::size_t(state[sel_count]) : 0;
         if (Kind == select_candidates && m <= cap) {
@@ -264,10 +260,7 @@ void select_histogram(const V &src, std::size_t n, std::size_t bins, unsigned sh
               n, load, map, nbins, runs, aux, cap, state + sel_count);
         }
         runs.flush();
-        pacxx::barrier();
-        for (unsigned b = l; b < nbins; b += P::block)
-          if (const unsigned c = counts[b])
-            pacxx::atomic_add(out + b, U(c));
+        add_shared_counts<P::block>(counts, nbins, out, l);
       },
       pacxx::launch_config{{blocks}, {P::block}, bins * sizeof(unsigned)})(src, n, h, state, aux);
 }

@@ -162,27 +162,7 @@ public:
   // store(i, value) for tile-relative i in [0, valid), from the blocked items, a warp's
   // w consecutive elements at a time.
   template <class Store> void store_blocked(const T (&items)[I], std::size_t valid, Store &&store) {
-    const unsigned l = unsigned(Thread::get().local.x), w = warp::size(), lane = warp::lane();
-    const unsigned first = (l - lane) * unsigned(I);
-    const std::size_t mine = first + lane;
-    T *row = row_of(l);
-#pragma unroll
-    for (unsigned k = 0; k < I; ++k)
-      item_at(row, l, k) = items[k];
-    warp::sync();
-    T *round0 = tile_.data() + at(first + lane);
-    if (valid == B * I) {
-#pragma unroll
-      for (unsigned k = 0; k < I; ++k)
-        store(mine + std::size_t(k * w), round_at(round0, first, w, lane, k));
-    } else {
-#pragma unroll
-      for (unsigned k = 0; k < I; ++k) {
-        const std::size_t i = mine + std::size_t(k * w);
-        if (i < valid)
-          store(i, round_at(round0, first, w, lane, k));
-      }
-    }
+    store_blocked_from([&items](unsigned k) -> const T & { return items[k]; }, valid, store);
     // No synchronisation after: a warp that writes this exchange's memory again (another
     // load_blocked or store_blocked) needs a pacxx::warp::sync() (or a barrier) first.
   }
