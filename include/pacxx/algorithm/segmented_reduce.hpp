@@ -103,6 +103,14 @@ unsigned long long first_bad_offset(const O &offsets, std::size_t segments, std:
   return result;
 }
 
+// The device word in which the segmented algorithms' checks leave the first bad offset's
+// index (atomic_min): after the two words the searches keep (pacxx/algorithm/policy.hpp)
+// in ones_scratch, so all ones between calls and no fill before a check.
+inline unsigned long long *bad_offset_word() {
+  using U = unsigned long long;
+  return reinterpret_cast<U *>(static_cast<char *>(pacxx::detail::ones_scratch(3 * sizeof(U)))) + 2;
+}
+
 // The error of a bad offset (first_bad_offset's index `bad`) in the call `name`.
 inline pacxx::error bad_offset_error(const char *name, unsigned long long bad, std::size_t n) {
   return pacxx::error(std::string(name) + ": offset " + std::to_string(bad) +
@@ -493,10 +501,7 @@ void segmented_reduce_with(Values &&values, Offsets &&offsets, Out &&out, T init
   // where kernels cannot write host memory, then results, heads and tails.
   char *base = static_cast<char *>(pacxx::detail::scratch(16 + (segments + 2 * tiles) * sizeof(T)));
   T *results = reinterpret_cast<T *>(base + 16);
-  // After the two words the searches keep (pacxx/algorithm/policy.hpp); all ones
-  // between calls.
-  U *bad =
-      reinterpret_cast<U *>(static_cast<char *>(pacxx::detail::ones_scratch(3 * sizeof(U)))) + 2;
+  U *bad = bad_offset_word(); // all ones between calls
   const reduce_passes<T> mem{results, results + segments, results + segments + tiles, bad,
                              readback_memory<U>(1, base)};
   if (split)

@@ -308,10 +308,7 @@ void segmented_scan(const char *name, Values &&values, Offsets &&offsets, Out &&
   const std::size_t state_bytes = (pacxx::tile_state<F>::bytes(tiles) + 15) / 16 * 16;
   char *memory = static_cast<char *>(pacxx::detail::scratch(state_bytes + 16));
   const auto state = pacxx::tile_state<F>::at(memory, tiles);
-  // The check's word: segmented_reduce's, after the two words the searches keep
-  // (pacxx/algorithm/policy.hpp); all ones between calls, so no fill before the check.
-  U *bad =
-      reinterpret_cast<U *>(static_cast<char *>(pacxx::detail::ones_scratch(3 * sizeof(U)))) + 2;
+  U *bad = bad_offset_word(); // the check's word, segmented_reduce's: all ones between calls
   const readback_memory<U> seen(1, memory + state_bytes);
   clear_and_check(off, segments, n, state.counter, pacxx::tile_state<F>::clear_words(tiles), bad);
   scan_segments<P, T, Exclusive>(in, off, dst, segments, n, state, bad, seen.kernel, init, op);
