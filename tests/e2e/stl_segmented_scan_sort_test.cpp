@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -132,6 +133,41 @@ TYPED_TEST(SegmentedScanSortTyped, SortDescendingMatchesTheHost) {
     for (std::size_t s = 0; s + 1 < l.offsets.size(); ++s)
       std::sort(k.begin() + l.offsets[s], k.begin() + l.offsets[s + 1], std::greater<T>());
     ASSERT_EQ(gpu::copy(dk), k) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
+  }
+}
+
+// Keys without values, integers of 8 to 32 bits over their whole range (the smallest and
+// largest keys included: all-one radix bits tie with the network's padding), both
+// orders, through the warp groups (32-bit words of the key's bits alone).
+template <class T> class SegmentedSortKeysOnly : public ::testing::Test {};
+using KeysOnlyTypes = ::testing::Types<std::int8_t, std::uint16_t, int, unsigned>;
+TYPED_TEST_SUITE(SegmentedSortKeysOnly, KeysOnlyTypes);
+
+TYPED_TEST(SegmentedSortKeysOnly, WholeRangeBothOrdersMatchTheHost) {
+  using T = TypeParam;
+  using L = std::numeric_limits<T>;
+  for (const Shape &sh : {Shape{500, 9, 16}, Shape{101, 0, 512}}) {
+    const Layout l = layout(sh.count, sh.lo, sh.hi, 1, 2, sh.count + 5);
+    pacxx_test::rng r(sh.count + 17);
+    std::vector<T> k(l.size);
+    for (T &x : k) {
+      const long long pick = r.integer(0, 9);
+      x = pick == 0   ? L::min()
+          : pick == 1 ? L::max()
+                      : static_cast<T>(r.integer(static_cast<long long>(L::min()),
+                                                 static_cast<long long>(L::max())));
+    }
+    gpu::vector<int> doff = gpu::copy(l.offsets);
+    gpu::vector<T> up = gpu::copy(k), down = gpu::copy(k);
+    gpu::segmented_sort(up, doff);
+    gpu::segmented_sort(down, doff, std::greater<>{});
+    std::vector<T> hup = k, hdown = k;
+    for (std::size_t s = 0; s + 1 < l.offsets.size(); ++s) {
+      std::sort(hup.begin() + l.offsets[s], hup.begin() + l.offsets[s + 1]);
+      std::sort(hdown.begin() + l.offsets[s], hdown.begin() + l.offsets[s + 1], std::greater<T>());
+    }
+    ASSERT_EQ(gpu::copy(up), hup) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
+    ASSERT_EQ(gpu::copy(down), hdown) << sh.count << " segments of " << sh.lo << ".." << sh.hi;
   }
 }
 
