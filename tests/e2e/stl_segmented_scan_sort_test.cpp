@@ -171,6 +171,42 @@ TYPED_TEST(SegmentedSortKeysOnly, WholeRangeBothOrdersMatchTheHost) {
   }
 }
 
+// A sort of short segments: one launch checks the offsets and finds the longest segment
+// (32 bytes read back), one sorts; a bad offset in the same layout is an error naming
+// the call and the index, keys unchanged, and the next good call sorts.
+TEST(SegmentedSortLaunches, ShortSegmentsTwoLaunchesAndOneReadBack) {
+  const Layout l = layout(300, 0, 40, 2, 3, 91);
+  const std::vector<int> k = random_keys<int>(l.size, 93);
+  std::vector<int> h = k;
+  for (std::size_t s = 0; s + 1 < l.offsets.size(); ++s)
+    std::sort(h.begin() + l.offsets[s], h.begin() + l.offsets[s + 1]);
+  gpu::vector<int> doff = gpu::copy(l.offsets), dk = gpu::copy(k);
+  gpu::segmented_sort(dk, doff); // compiles the kernels
+  dk = gpu::copy(k);
+  pacxx::synchronize();
+  pacxx::reset_stats();
+  gpu::segmented_sort(dk, doff);
+  const pacxx::runtime_stats st = pacxx::stats();
+  EXPECT_EQ(st.kernel_launches, 2u);
+  EXPECT_EQ(st.bytes_to_host, 32u);
+  EXPECT_EQ(st.bytes_to_device, 0u);
+  EXPECT_EQ(gpu::copy(dk), h);
+  std::vector<int> bad = l.offsets;
+  bad[150] = bad[151] + 1;
+  gpu::vector<int> dbad = gpu::copy(bad);
+  dk = gpu::copy(k);
+  try {
+    gpu::segmented_sort(dk, dbad);
+    FAIL() << "no error";
+  } catch (const pacxx::error &e) {
+    EXPECT_NE(std::string(e.what()).find("gpu::segmented_sort: offset 150 "), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(gpu::copy(dk), k);
+  gpu::segmented_sort(dk, doff);
+  EXPECT_EQ(gpu::copy(dk), h);
+}
+
 struct Payload { // 24 bytes: tiles of 2048 keys and payloads exceed the shared memory
   double a, b, c;
 };

@@ -119,23 +119,28 @@ inline pacxx::error bad_offset_error(const char *name, unsigned long long bad, s
                       "non-decreasing, within [0, values.size()]); the output is unchanged");
 }
 
-// The number of segments of `offsets` (its size less one) for the call `name`, after
+// The number of segments of `offsets` (its size less one) for the call `name`; an empty
+// offsets range is a pacxx::error (segment_count). checked_segments: the same after
 // the checks of the header: an empty offsets range or a bad offset is a pacxx::error
 // naming the call, thrown before anything is written.
 // With `heads`, the check also sets the segments' head bits (first_bad_offset, as is
 // bad_at).
-template <class O>
-std::size_t checked_segments(const char *name, const O &offsets, std::size_t n,
-                             unsigned *heads = nullptr, unsigned long long *bad_at = nullptr) {
+template <class O> std::size_t segment_count(const char *name, const O &offsets) {
   const std::size_t m = pacxx::detail::device_size(offsets);
   if (m == 0)
     throw pacxx::error(std::string(name) +
                        ": offsets must hold segments + 1 elements (the first offset and one "
                        "end per segment); it is empty");
-  const unsigned long long bad = first_bad_offset(offsets, m - 1, n, heads, bad_at);
+  return m - 1;
+}
+template <class O>
+std::size_t checked_segments(const char *name, const O &offsets, std::size_t n,
+                             unsigned *heads = nullptr, unsigned long long *bad_at = nullptr) {
+  const std::size_t segments = segment_count(name, offsets);
+  const unsigned long long bad = first_bad_offset(offsets, segments, n, heads, bad_at);
   if (bad != ~0ull)
     throw bad_offset_error(name, bad, n);
-  return m - 1;
+  return segments;
 }
 
 // Folds segments in device code: fold(s, lane, lanes) is the fold of every lanes-th
