@@ -351,12 +351,52 @@ std::size_t compact_known(const char *name, const V &src, std::size_t n, Sel sel
   });
 }
 
+// One tile of append_selected at base (Guard: some of its items may be past n): a thread
+// issues all its loads first (unguarded in full tiles, so they are all in flight: with a
+// check on each, the pass took 229 us over 2^26 floats, the unguarded histogram pass
+// 120; ncu, H200, base clocks, 2026-11-28), then tests them, and a warp with selected
+// keys takes their places with one atomic.
+template <class P, bool Guard, class K, class Load, class Test>
+__attribute__((always_inline)) inline void append_tile(std::size_t base, std::size_t n, Load &load,
+                                                       const Test &test, K *keys, std::size_t *idx,
+                                                       unsigned long long *count) {
+  using U = unsigned long long;
+  constexpr std::size_t b = P::block;
+  const std::size_t l = pacxx::Thread::get().local.x;
+  K v[P::items];
+#pragma unroll
+  for (std::size_t k = 0; k < P::items; ++k)
+    if (!Guard || base + k * b + l < n)
+      v[k] = load(base + k * b + l);
+  bool hit[P::items];
+  unsigned c = 0;
+#pragma unroll
+  for (std::size_t k = 0; k < P::items; ++k) {
+    hit[k] = (!Guard || base + k * b + l < n) && test(v[k]);
+    c += hit[k] ? 1u : 0u;
+  }
+  if (pacxx::warp::ballot(c != 0)) { // the same in every lane of the warp
+    const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
+    const unsigned last = pacxx::warp::size() - 1u;
+    U at = 0;
+    if (pacxx::warp::lane() == last) // its inclusive count is the warp's
+      at = pacxx::atomic_add(count, U(inc));
+    std::size_t pos = std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
+#pragma unroll
+    for (std::size_t k = 0; k < P::items; ++k)
+      if (hit[k]) {
+        keys[pos] = v[k];
+        idx[pos] = base + k * b + l;
+        ++pos;
+      }
+  }
+}
+
 // Appends the (key, index) of every key of src (n) that test selects to keys / idx, in no
 // order, counting them in *count (zero before): one atomic a warp and tile where one of
 // its lanes has a key. For top_k, whose selected keys are few (k plus ties) and sorted
 // afterwards: the ordered compaction (a tile clear, then a pass of pairs with look-back)
-// took 424 us over 2^26 floats, the first digit's histogram pass 120 us over the same
-// keys (ncu, H200, base clocks, 2026-11-28).
+// took 424 us over 2^26 floats (ncu, H200, base clocks, 2026-11-28).
 template <class K, class V, class Test>
 void append_selected(const V &src, std::size_t n, Test test, K *keys, std::size_t *idx,
                      unsigned long long *count) {
@@ -366,41 +406,15 @@ void append_selected(const V &src, std::size_t n, Test test, K *keys, std::size_
       [test](const auto &view, std::size_t n, K *keys, std::size_t *idx, U *count) {
         auto first = ranges::begin(view);
         using D = ranges::range_difference_t<decltype(view)>;
-        constexpr std::size_t b = P::block, tile = b * P::items;
-        const std::size_t l = pacxx::Thread::get().local.x;
+        auto load = [&](std::size_t i) -> K { return K(*(first + static_cast<D>(i))); };
+        constexpr std::size_t tile = P::block * P::items;
         const std::size_t step = pacxx::Grid::get().size.x * tile;
-        // The same trip count in every lane of a block: the warp's scan and shuffle below.
+        // The same trip count in every lane of a block: the warp's scan and shuffle.
         for (std::size_t base = pacxx::Block::get().index.x * tile; base < n; base += step) {
-          K v[P::items];
-          bool hit[P::items];
-#pragma unroll
-          for (std::size_t k = 0; k < P::items; ++k) {
-            const std::size_t i = base + k * b + l;
-            hit[k] = false;
-            if (i < n) {
-              v[k] = K(*(first + static_cast<D>(i)));
-              hit[k] = test(v[k]);
-            }
-          }
-          unsigned c = 0;
-#pragma unroll
-          for (std::size_t k = 0; k < P::items; ++k)
-            c += hit[k] ? 1u : 0u;
-          if (pacxx::warp::ballot(c != 0)) { // the same in every lane of the warp
-            const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
-            const unsigned last = pacxx::warp::size() - 1u;
-            U at = 0;
-            if (pacxx::warp::lane() == last) // its inclusive count is the warp's
-              at = pacxx::atomic_add(count, U(inc));
-            std::size_t pos = std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
-#pragma unroll
-            for (std::size_t k = 0; k < P::items; ++k)
-              if (hit[k]) {
-                keys[pos] = v[k];
-                idx[pos] = base + k * b + l;
-                ++pos;
-              }
-          }
+          if (base + tile <= n)
+            append_tile<P, false>(base, n, load, test, keys, idx, count);
+          else
+            append_tile<P, true>(base, n, load, test, keys, idx, count);
         }
       },
       pacxx::detail::grid_for(pacxx::detail::ceil_div(n, P::items), P::block, P::max_blocks))(
