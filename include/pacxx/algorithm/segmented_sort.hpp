@@ -25,10 +25,12 @@
 //    with long segments the largest that fits, above the warp's class);
 //  - longer segments, radix keys (integers, float, double, half) with std::less /
 //    std::greater: an LSD radix sort whose passes scatter within each segment, over
-//    tiles of 4096 elements that never straddle segments: a tile list (two launches and
-//    a scan), then per 8-bit digit a count per tile, one scan of all the counts and a
-//    scatter (keys ranked in shared memory, values following), the first pass reading
-//    the user's range, the last writing it (a one-pass sort copies back);
+//    tiles of 256 x 16 elements (fewer items for values above 8 bytes) that never
+//    straddle segments: a tile list (two launches and a scan), then per 8-bit digit a
+//    count per tile, one scan of all the counts and a scatter (keys ranked in shared
+//    memory, values following), the first pass reading the user's range, the last
+//    writing it (a one-pass sort copies back); segments of 2^32 elements or more, or
+//    values too large for the shared memory, take the merge sort below;
 //  - longer segments, any other comparator: one global stable merge sort (gpu::sort) of
 //    (segment, position, key) records over all elements, the records of elements outside
 //    the long segments comparing equal within their segment so they keep their place; a
