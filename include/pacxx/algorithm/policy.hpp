@@ -748,6 +748,13 @@ struct segmented_sort {
   // CUDA's static shared memory of a block: tiles of keys, positions and values that
   // would take more are not used.
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
+  // Segments longer than the largest block tile (radix keys with std::less /
+  // std::greater): a radix sort whose passes scatter within each segment, tiles of
+  // long_block threads x long_items items (fewer items where the staged tile of keys or
+  // values would take more than long_stage_bytes of shared memory).
+  static constexpr std::size_t long_block = 256;
+  static constexpr std::size_t long_items = 16;
+  static constexpr std::size_t long_stage_bytes = 32 * 1024;
 };
 
 // Run-time tuning (pacxx/tune.hpp, docs/tuning.md): the spaces that PACXX_TUNE=explore

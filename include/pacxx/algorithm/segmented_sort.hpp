@@ -8,10 +8,10 @@
 // (values at least as long as keys); offsets any device range of integers.
 //
 // Launches: one that checks the offsets as segmented_reduce does (a bad offset is a
-// pacxx::error naming the call, keys and values unchanged) and finds the longest segment
-// and the first and last offsets (one read back of all four), then by the longest
-// segment's length
-// (pacxx::policy::segmented_sort):
+// pacxx::error naming the call, keys and values unchanged) and finds the longest segment,
+// the first and last offsets, the long segments' tiles and which size classes occur (one
+// read back), then by size class (pacxx::policy::segmented_sort), each segment sorted once
+// and a class launched only where one of its segments occurs:
 //  - segments that a warp's registers hold (256 elements on CUDA, 512 for keys and values
 //    of at most 16 bytes; 8 and 16 on OpenCL, whose warps are one work-item): a group of
 //    lanes a segment, as few as its longest needs, each lane 8 or 16 elements in
@@ -19,18 +19,23 @@
 //    pairs, the position breaking ties (stable); radix keys of at most 32 bits with
 //    std::less / std::greater as one 64-bit word, the key's bits above the position,
 //    and integer keys without values as one 32-bit word, the key's bits alone;
-//  - a block per segment sorting it in shared memory: a bitonic network over (key,
-//    position) pairs, the position breaking ties, so the result is the stable one;
-//    the network is as wide as the segment rounded up to a power of two, and the block
-//    as large as the longest segment needs (three tile sizes);
-//  - segments longer than the largest tile, radix keys (integers, float, double) with
-//    std::less / std::greater: two stable radix sorts of positions over all elements
-//    from offsets[0] to offsets.back(), by key and then by segment (its ceil(log2
-//    segments) bits), then a gather and a copy back (five launches and the sorts');
-//  - segments longer than the largest tile, any other comparator: one global stable
-//    merge sort (gpu::sort) of (segment, position, key) records over all elements, the
-//    records of elements outside the long segments comparing equal within their
-//    segment so they keep their place; a pack and an unpack launch around it.
+//  - up to the largest tile a block's shared memory holds: a block per segment, a
+//    bitonic network over (key, position) pairs, the position breaking ties, so the
+//    result is the stable one; the network is as wide as the segment rounded up to a
+//    power of two, and the block as large as the longest segment needs (three tile sizes;
+//    with long segments the largest that fits, above the warp's class);
+//  - longer segments, radix keys (integers, float, double, half) with std::less /
+//    std::greater: an LSD radix sort whose passes scatter within each segment, over
+//    tiles of 256 x 16 elements (fewer items for values above 8 bytes) that never
+//    straddle segments: a tile list (two launches and a scan), then per 8-bit digit a
+//    count per tile, one scan of all the counts and a scatter (keys ranked in shared
+//    memory, values following), the first pass reading the user's range, the last
+//    writing it (a one-pass sort copies back); segments of 2^32 elements or more, or
+//    values too large for the shared memory, take the merge sort below;
+//  - longer segments, any other comparator: one global stable merge sort (gpu::sort) of
+//    (segment, position, key) records over all elements, the records of elements outside
+//    the long segments comparing equal within their segment so they keep their place; a
+//    pack and an unpack launch around it.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -42,10 +47,13 @@
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
+#include "pacxx/agent/radix_sort.hpp"
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/algorithm/scan.hpp"
 #include "pacxx/algorithm/segmented_reduce.hpp"
 #include "pacxx/algorithm/sort.hpp"
 #include "pacxx/atomic.hpp"
+#include "pacxx/block/block_radix_rank.hpp"
 #include "pacxx/device_range.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/kernel.hpp"
@@ -57,37 +65,49 @@
 namespace gpu {
 namespace detail {
 
-// The offsets' check (segmented_reduce's offset_ok) and the length of the longest segment
-// and the first and last offsets, in one launch, one fill and one read back of 32 bytes;
-// a bad offset is a pacxx::error naming the call, thrown before anything is written.
-// The check and the search were two launches with a read back after each: 64.5 us a
-// call for 2^20 keys in segments of 100 against CUB's 43.7 (H200, 2026-11-28).
+// The offsets' check (segmented_reduce's offset_ok; a bad offset is a pacxx::error naming
+// the call, thrown before anything is written) and what the dispatch needs of the
+// offsets: the longest segment, the first and last offsets, and by size class (lo: the
+// warp kernel's longest, hi: the block kernel's, tile: the long path's tile) the long
+// segments' tiles (those longer than hi, each ceil(len / tile)) and whether any segment
+// of 2..lo and of lo+1..hi elements exists, so only the classes that exist are launched.
+// One fill, one launch and a read back of 56 bytes. The check and the search were two
+// launches with a fill and a read back each: 64.5 us a call for 2^20 keys in segments of
+// 100 against CUB's 43.7 (H200, 2026-11-28).
 struct segment_extent {
-  unsigned long long longest, first, last;
+  unsigned long long longest, first, last, long_tiles, any_warp, any_block;
 };
 template <class O>
 segment_extent checked_segment_extent(const char *name, const O &offsets, std::size_t segments,
-                                      std::size_t n) {
+                                      std::size_t n, std::size_t lo = 0,
+                                      std::size_t hi = ~std::size_t(0), std::size_t tile = 1) {
   using U = unsigned long long;
-  // All ones before the launch: [0] the longest length's complement (atomic_min), [1] and
-  // [2] the first and last offsets, [3] the first bad offset's index (atomic_min).
-  U *e = static_cast<U *>(pacxx::detail::scratch(4 * sizeof(U)));
-  pacxx::detail::fill_on_device(e, 0xff, 4 * sizeof(U));
+  // Zero before the launch: segment_extent's words, then the first bad offset's index
+  // complemented (atomic_max of ~index: the largest is the first; zero, none).
+  constexpr std::size_t words = sizeof(segment_extent) / sizeof(U) + 1;
+  U *e = static_cast<U *>(pacxx::detail::scratch(words * sizeof(U)));
+  pacxx::detail::fill_on_device(e, 0, words * sizeof(U));
   using P = pacxx::policy::elementwise;
   pacxx::kernel(
-      [](const auto &offsets_view, std::size_t segments, std::size_t n, U *e) {
+      [](const auto &offsets_view, std::size_t segments, std::size_t n, U lo, U hi, U tile, U *e) {
         auto first = ranges::begin(offsets_view);
         using D = ranges::range_difference_t<decltype(offsets_view)>;
-        U longest = 0;
+        U longest = 0, tiles = 0, any_warp = 0, any_block = 0;
         pacxx::detail::for_each_index<P>(segments + 1, [&](std::size_t s) {
           if (!offset_ok(first, s, segments, n)) {
-            pacxx::atomic_min(e + 3, U(s));
+            pacxx::atomic_max(e + (words - 1), ~U(s));
             return;
           }
           if (s == segments)
             return;
           const U len = U(*(first + static_cast<D>(s + 1)) - *(first + static_cast<D>(s)));
           longest = len > longest ? len : longest;
+          if (len > hi)
+            tiles += (len + tile - 1) / tile;
+          else if (len > lo)
+            any_block = 1;
+          else if (len > 1)
+            any_warp = 1;
           if (s == 0) {
             e[1] = U(*first);
             e[2] = U(*(first + static_cast<D>(segments)));
@@ -95,16 +115,29 @@ segment_extent checked_segment_extent(const char *name, const O &offsets, std::s
         });
         // One atomic a warp: an atomic a segment on the one word took 126 us for 167772
         // segments of 100 (ncu, H100, 2026-11-28), longer than the sort's other launches.
-        longest = pacxx::warp::reduce(longest, [](U a, U b) { return a > b ? a : b; });
-        if (pacxx::warp::lane() == 0 && longest > 1)
-          pacxx::atomic_min(e, ~longest);
+        auto max = [](U a, U b) { return a > b ? a : b; };
+        longest = pacxx::warp::reduce(longest, max);
+        tiles = pacxx::warp::reduce(tiles, [](U a, U b) { return a + b; });
+        any_warp = pacxx::warp::reduce(any_warp, max);
+        any_block = pacxx::warp::reduce(any_block, max);
+        if (pacxx::warp::lane() == 0) {
+          if (longest > 1)
+            pacxx::atomic_max(e, longest);
+          if (tiles)
+            pacxx::atomic_add(e + 3, tiles);
+          if (any_warp)
+            pacxx::atomic_max(e + 4, any_warp);
+          if (any_block)
+            pacxx::atomic_max(e + 5, any_block);
+        }
       },
-      pacxx::detail::elementwise_grid<P>(segments + 1))(offsets, segments, n, e);
-  U words[4];
-  pacxx::detail::copy_to_host(words, e, sizeof words);
-  if (words[3] != ~0ull)
-    throw bad_offset_error(name, words[3], n);
-  return {~words[0], words[1], words[2]};
+      pacxx::detail::elementwise_grid<P>(segments + 1))(offsets, segments, n, U(lo), U(hi), U(tile),
+                                                        e);
+  U result[words];
+  pacxx::detail::copy_to_host(result, e, sizeof result);
+  if (result[words - 1] != 0)
+    throw bad_offset_error(name, ~result[words - 1], n);
+  return {result[0], result[1], result[2], result[3], result[4], result[5]};
 }
 
 // The segment of element i in device code: the number of offsets <= i, less one (-1
@@ -122,16 +155,16 @@ template <class It> long long segment_of(It offsets, std::size_t segments, std::
   return static_cast<long long>(lo) - 1;
 }
 
-// A block of B threads a segment of at most B * Items elements (longer ones are left to
-// the global sort: the block does nothing). Keys and their positions in shared memory;
-// values stay in shared memory at their position until the keys are in order.
+// A block of B threads a segment of more than `lower` and at most B * Items elements
+// (others are left to the other paths: the block does nothing). Keys and their positions in shared
+// memory; values stay in shared memory at their position until the keys are in order.
 template <std::size_t B, std::size_t Items, class K, class V, bool HasValues, class KV, class VV,
           class O, class Comp>
 void sort_segments_by_block(const KV &keys, const VV &values, const O &offsets,
-                            std::size_t segments, Comp comp) {
+                            std::size_t segments, std::size_t lower, Comp comp) {
   constexpr std::size_t tile = B * Items;
   pacxx::kernel(
-      [comp](const auto &kv, const auto &vv, const auto &o) {
+      [comp](const auto &kv, const auto &vv, const auto &o, std::size_t lower) {
         pacxx::shared_memory<K, tile> sk;
         pacxx::shared_memory<unsigned, tile> sp;
         pacxx::shared_memory<V, HasValues ? tile : 1> sv;
@@ -141,7 +174,7 @@ void sort_segments_by_block(const KV &keys, const VV &values, const O &offsets,
         const std::size_t l = pacxx::Thread::get().local.x, s = pacxx::Block::get().index.x;
         const std::size_t begin = static_cast<std::size_t>(*(ranges::begin(o) + DO(s)));
         std::size_t len = static_cast<std::size_t>(*(ranges::begin(o) + DO(s + 1))) - begin;
-        if (len > tile)
+        if (len > tile || len <= lower)
           len = 0;
         const auto k0 = ranges::begin(kv) + DK(begin);
         const auto v0 = ranges::begin(vv) + DV(begin);
@@ -196,7 +229,7 @@ void sort_segments_by_block(const KV &keys, const VV &values, const O &offsets,
           }
         }
       },
-      pacxx::launch_config{{segments}, {B}})(keys, values, offsets);
+      pacxx::launch_config{{segments}, {B}})(keys, values, offsets, lower);
 }
 
 // The lanes of the running device's warps, on the host (32 on CUDA, 1 on OpenCL: what
@@ -271,7 +304,7 @@ template <class K, class Comp, int Order> struct warp_sort_items<K, Comp, Order,
 // with keys whose bits are all one, which it cannot be told from); an exchange is a
 // 32-bit min and max, a shuffle one word. The 64-bit words above took 259 us for 2^24
 // keys in segments of 100, SM 84% busy issuing 108M instructions (ncu, H200, base
-// clocks, 2026-11-28; CUB's small-segment kernel 142 us).
+// clocks, 2026-11-28; CUB's small-segment kernel 142 us); these 160 us.
 template <class K, class Comp, int Order> struct warp_sort_keys {
   using E = unsigned;
   using R = pacxx::agent::radix_key<K>;
@@ -505,81 +538,295 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
       pacxx::detail::elementwise_grid<P>(n))(keys, values, n, records.data(), copy.data());
 }
 
-// Radix keys with std::less / std::greater, the elements of [first, last) fewer than 2^32
-// in fewer than 2^32 segments: two stable radix sorts of positions, by key and then by
-// segment (the second keeps the first's order within a segment), then a gather of keys
-// and values by position and a copy back. Segments sorted by their blocks before are
-// sorted again (they stay as they are).
-template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
-void radix_sort_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
-                         std::size_t first, std::size_t last, Comp comp) {
-  using P = pacxx::policy::elementwise;
-  const std::size_t m = last - first;
-  vector<K> k(m);
-  vector<unsigned> pos(m), seg(m);
-  pacxx::kernel(
-      [](const auto &kv, std::size_t first, std::size_t m, K *k, unsigned *pos) {
-        using DK = ranges::range_difference_t<decltype(kv)>;
-        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
-          k[i] = *(ranges::begin(kv) + DK(first + i));
-          pos[i] = static_cast<unsigned>(i);
-        });
-      },
-      pacxx::detail::elementwise_grid<P>(m))(keys, first, m, k.data(), pos.data());
-  gpu::sort_by_key(k, pos, comp);
-  pacxx::kernel(
-      [](const auto &o, std::size_t segments, std::size_t first, std::size_t m, const unsigned *pos,
-         unsigned *seg) {
-        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
-          seg[i] = static_cast<unsigned>(segment_of(ranges::begin(o), segments, first + pos[i]));
-        });
-      },
-      pacxx::detail::elementwise_grid<P>(m))(offsets, segments, first, m, pos.data(), seg.data());
-  int bits = 1;
-  while (bits < 32 && (std::size_t(1) << bits) < segments)
-    ++bits;
-  gpu::sort_by_key(seg, pos, 0, bits);
-  vector<V> v(HasValues ? m : 0);
-  pacxx::kernel(
-      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const unsigned *pos,
-         K *k, V *v) {
-        using DK = ranges::range_difference_t<decltype(kv)>;
-        using DV = ranges::range_difference_t<decltype(vv)>;
-        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
-          k[i] = *(ranges::begin(kv) + DK(first + pos[i]));
-          if (HasValues)
-            v[i] = *(ranges::begin(vv) + DV(first + pos[i]));
-        });
-      },
-      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, pos.data(), k.data(),
-                                             v.data());
-  pacxx::kernel(
-      [](const auto &kv, const auto &vv, std::size_t first, std::size_t m, const K *k, const V *v) {
-        using DK = ranges::range_difference_t<decltype(kv)>;
-        using DV = ranges::range_difference_t<decltype(vv)>;
-        pacxx::detail::for_each_index<P>(m, [&](std::size_t i) {
-          *(ranges::begin(kv) + DK(first + i)) = k[i];
-          if (HasValues)
-            *(ranges::begin(vv) + DV(first + i)) = v[i];
-        });
-      },
-      pacxx::detail::elementwise_grid<P>(m))(keys, values, first, m, k.data(), v.data());
+// Long segments, radix keys with std::less / std::greater: an LSD radix sort whose passes
+// scatter within each segment, so no pass over segment ids is needed. The old path (two
+// global radix sorts of positions, by key and then by segment, with a binary search per
+// element for its segment, a gather and a copy back) took 5.6 ms for 2^26 u32 keys in
+// segments of 100000 (ncu, H200, base clocks): 963 us of it the segment search at
+// random positions, 1216 us the sort by segment; CUB's one block a segment 3494 us.
+//
+// Each long segment is cut into tiles of B * I elements that never straddle segments
+// (the last one of a segment partial); tile_start[s] is the exclusive scan of the
+// segments' tile counts, tile_seg[g] the segment of tile g, and segment s takes
+// elements tile_start[s] * tile .. of the ping-pong buffers. A pass over one 8-bit
+// digit is three launches: every tile counts its digits into counts[tile_start[s] *
+// 256 + d * tiles(s) + t] ([segment][digit][tile of the segment]), one exclusive scan of
+// the whole array gives every (segment, digit, tile) its place relative to the scanned
+// (s, 0, 0), and every tile ranks its keys stably (pacxx/block/block_radix_rank.hpp, as
+// onesweep_tile) and scatters them within its segment. The first pass reads the user's
+// range, the last writes it (a one-pass sort copies back).
+template <class T> struct long_buffer {
+  T *p;
+};
+// The element of a tile's region: in a buffer at buf, in the user's range at seg.
+template <class T> T *long_at(const long_buffer<T> &b, std::size_t, std::size_t buf) {
+  return b.p + buf;
+}
+template <class View>
+auto long_at(const View &v, std::size_t seg, std::size_t) -> decltype(ranges::begin(v)) {
+  return ranges::begin(v) + static_cast<ranges::range_difference_t<View>>(seg);
 }
 
-template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
-void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
-                        std::size_t n, std::size_t tile, const segment_extent &e, Comp comp,
-                        std::true_type /*radix keys and order*/) {
-  if (e.last - e.first <= 0xffffffffull && segments <= 0xffffffffull)
-    radix_sort_segments<K, V, HasValues>(keys, values, offsets, segments, e.first, e.last, comp);
-  else
-    sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+// The largest power of two items a thread, at most `items`, whose staged tile (`bytes` an
+// item) fits `limit` bytes of shared memory (0: none).
+constexpr std::size_t long_items_for(std::size_t bytes, std::size_t block, std::size_t items,
+                                     std::size_t limit) {
+  return items == 0
+             ? 0
+             : (bytes * block * items <= limit ? items
+                                               : long_items_for(bytes, block, items / 2, limit));
 }
-template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
-void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
-                        std::size_t n, std::size_t tile, const segment_extent &, Comp comp,
-                        std::false_type) {
-  sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, tile, comp);
+template <class K, class V, bool HasValues> struct long_tiles {
+  using P = pacxx::policy::segmented_sort;
+  static constexpr std::size_t value_bytes = HasValues ? sizeof(V) : 0;
+  static constexpr std::size_t kv_bytes = sizeof(K) > value_bytes ? sizeof(K) : value_bytes;
+  static constexpr std::size_t bytes = kv_bytes > sizeof(unsigned) ? kv_bytes : sizeof(unsigned);
+  static constexpr std::size_t block = P::long_block;
+  static constexpr std::size_t items =
+      long_items_for(bytes, block, P::long_items, P::long_stage_bytes);
+  static constexpr std::size_t tile = block * items;
+};
+
+// Where tile g is: its segment's first element in the user's range (seg) and in the
+// buffers (buf), its index t among the segment's `tiles`, its valid elements, and where
+// the segment's counters start.
+struct long_tile_place {
+  std::size_t seg, buf, counts;
+  unsigned t, tiles, valid;
+};
+template <std::size_t Tile, class O>
+long_tile_place long_place(const O &o, const unsigned *tile_seg, const unsigned *tile_start,
+                           std::size_t g) {
+  using DO = ranges::range_difference_t<O>;
+  const unsigned s = tile_seg[g], ts = tile_start[s];
+  long_tile_place p;
+  p.seg = static_cast<std::size_t>(*(ranges::begin(o) + DO(s)));
+  const std::size_t len = static_cast<std::size_t>(*(ranges::begin(o) + DO(s + 1))) - p.seg;
+  p.buf = std::size_t(ts) * Tile;
+  p.counts = std::size_t(ts) * pacxx::agent::radix_digits;
+  p.t = static_cast<unsigned>(g - ts);
+  p.tiles = tile_start[s + 1] - ts;
+  const std::size_t rest = len - std::size_t(p.t) * Tile;
+  p.valid = static_cast<unsigned>(rest < Tile ? rest : Tile);
+  return p;
+}
+
+// Pass (a): every tile's count of each digit, in shared memory, to counts.
+template <class LT, class K, bool Descending, class In, class O>
+void long_tile_counts(const In &in, const O &offsets, const unsigned *tile_seg,
+                      const unsigned *tile_start, unsigned *counts, std::size_t tiles,
+                      unsigned shift) {
+  using pacxx::agent::radix_digits;
+  pacxx::kernel(
+      [](const auto &in, const auto &o, const unsigned *tile_seg, const unsigned *tile_start,
+         unsigned *counts, unsigned shift) {
+        constexpr std::size_t B = LT::block, I = LT::items, T = LT::tile;
+        pacxx::shared_memory<unsigned, radix_digits> c;
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+        const long_tile_place p =
+            long_place<T>(o, tile_seg, tile_start, pacxx::Block::get().index.x);
+        for (unsigned d = l; d < radix_digits; d += unsigned(B))
+          c[d] = 0;
+        pacxx::barrier();
+        const pacxx::agent::radix_digit<K, Descending> digit_of{shift, radix_digits - 1};
+        const auto src = long_at(in, p.seg + std::size_t(p.t) * T, p.buf + std::size_t(p.t) * T);
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned i = k * unsigned(B) + l;
+          if (i < p.valid)
+            pacxx::atomic_add(c.data() + digit_of(*(src + std::ptrdiff_t(i))), 1u);
+        }
+        pacxx::barrier();
+        for (unsigned d = l; d < radix_digits; d += unsigned(B))
+          counts[p.counts + std::size_t(d) * p.tiles + p.t] = c[d];
+      },
+      pacxx::launch_config{{tiles}, {LT::block}})(in, offsets, tile_seg, tile_start, counts, shift);
+}
+
+// Pass (c): every tile ranks its keys stably by the digit and writes them (and their
+// values) to their places within the segment: scanned[s][d][t] - scanned[s][0][0] plus
+// the key's rank among the tile's keys of digit d. 32-bit places (a segment is shorter
+// than 2^32; the scan may wrap, the differences do not).
+template <class LT, class K, class V, bool HasValues, bool Descending, class KI, class KO, class VI,
+          class VO, class O>
+void long_tile_scatter(const KI &kin, const KO &kout, const VI &vin, const VO &vout,
+                       const O &offsets, const unsigned *tile_seg, const unsigned *tile_start,
+                       const unsigned *scanned, std::size_t tiles, unsigned shift) {
+  using pacxx::agent::radix_digits;
+  pacxx::kernel(
+      [](const auto &kin, const auto &kout, const auto &vin, const auto &vout, const auto &o,
+         const unsigned *tile_seg, const unsigned *tile_start, const unsigned *scanned,
+         unsigned shift) {
+        constexpr std::size_t B = LT::block, I = LT::items, T = LT::tile;
+        using rank_t = pacxx::block_radix_rank<B, I, pacxx::agent::radix_bits>;
+        rank_t ranker;
+        pacxx::digit_sum<B> sum;
+        pacxx::shared_memory<unsigned, radix_digits> offset;
+        pacxx::shared_memory<unsigned long long, (T * LT::bytes + 7) / 8> stage;
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+        const long_tile_place p =
+            long_place<T>(o, tile_seg, tile_start, pacxx::Block::get().index.x);
+        const pacxx::agent::radix_digit<K, Descending> digit_of{shift, radix_digits - 1};
+        const std::size_t first = std::size_t(p.t) * T;
+        const auto ki = long_at(kin, p.seg + first, p.buf + first);
+        // Items past the segment's end take keys whose every radix bit sorts last, so they
+        // rank after every key of the tile (as onesweep_tile).
+        using U = typename pacxx::agent::radix_key<K>::bits_type;
+        const K past_end = pacxx::agent::radix_key<K>::from_bits(Descending ? U(0) : U(~U(0)));
+        K keys[I];
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned at = static_cast<unsigned>(rank_t::position(l, k));
+          keys[k] = at < p.valid ? *(ki + std::ptrdiff_t(at)) : past_end;
+        }
+        auto digit = [&](std::size_t k) -> unsigned { return digit_of(keys[k]); };
+        unsigned start = 0; // thread d: digit d's start in the tile
+        auto scan_digits = [&](unsigned c) -> unsigned {
+          start = sum(c);
+          return start;
+        };
+        unsigned rank[I];
+        // The stage is free until the keys are staged: the rank may use it (OpenCL).
+        ranker.rank(digit, rank, scan_digits, reinterpret_cast<unsigned *>(stage.data()));
+        K *staged = reinterpret_cast<K *>(stage.data());
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k)
+          staged[rank[k]] = keys[k];
+        if (l < radix_digits)
+          offset[l] =
+              scanned[p.counts + std::size_t(l) * p.tiles + p.t] - scanned[p.counts] - start;
+        pacxx::barrier();
+        // From the stage in sorted order, a block-width apart: a run of one digit goes to
+        // consecutive addresses.
+        const auto ko = long_at(kout, p.seg, p.buf);
+        unsigned dest[I];
+#pragma unroll
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned i = k * unsigned(B) + l;
+          const K key = staged[i];
+          dest[k] = offset[digit_of(key)] + i;
+          if (i < p.valid)
+            *(ko + std::ptrdiff_t(dest[k])) = key;
+        }
+        if (HasValues) {
+          // Values loaded in the keys' tile order straight into the stage at the keys' ranks
+          // (no array of values in registers: for 24-byte values it went to local memory,
+          // 96 bytes of stack, ptxas sm_90), stored to the keys' places.
+          const auto vi = long_at(vin, p.seg + first, p.buf + first);
+          const auto vo = long_at(vout, p.seg, p.buf);
+          V *staged_values = reinterpret_cast<V *>(stage.data());
+          pacxx::barrier(); // every key is read from the stage
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k) {
+            const unsigned at = static_cast<unsigned>(rank_t::position(l, k));
+            if (at < p.valid)
+              staged_values[rank[k]] = *(vi + std::ptrdiff_t(at));
+          }
+          pacxx::barrier();
+#pragma unroll
+          for (unsigned k = 0; k < I; ++k) {
+            const unsigned i = k * unsigned(B) + l;
+            if (i < p.valid)
+              *(vo + std::ptrdiff_t(dest[k])) = staged_values[i];
+          }
+        }
+      },
+      pacxx::launch_config{{tiles}, {LT::block}})(kin, kout, vin, vout, offsets, tile_seg,
+                                                  tile_start, scanned, shift);
+}
+
+// A one-pass sort (8-bit keys): the buffers back to the user's range.
+template <class LT, bool HasValues, class K, class V, class KV, class VV, class O>
+void long_tile_copy_back(const long_buffer<K> &kb, const long_buffer<V> &vb, const KV &keys,
+                         const VV &values, const O &offsets, const unsigned *tile_seg,
+                         const unsigned *tile_start, std::size_t tiles) {
+  pacxx::kernel(
+      [](const auto &kb, const auto &vb, const auto &kv, const auto &vv, const auto &o,
+         const unsigned *tile_seg, const unsigned *tile_start) {
+        constexpr std::size_t B = LT::block, I = LT::items, T = LT::tile;
+        const unsigned l = static_cast<unsigned>(pacxx::Thread::get().local.x);
+        const long_tile_place p =
+            long_place<T>(o, tile_seg, tile_start, pacxx::Block::get().index.x);
+        const std::size_t first = std::size_t(p.t) * T;
+        const auto kf = long_at(kb, 0, p.buf + first);
+        const auto kt = long_at(kv, p.seg + first, 0);
+        const auto vf = long_at(vb, 0, p.buf + first);
+        const auto vt = long_at(vv, p.seg + first, 0);
+        for (unsigned k = 0; k < I; ++k) {
+          const unsigned i = k * unsigned(B) + l;
+          if (i < p.valid) {
+            *(kt + std::ptrdiff_t(i)) = *(kf + std::ptrdiff_t(i));
+            if (HasValues)
+              *(vt + std::ptrdiff_t(i)) = *(vf + std::ptrdiff_t(i));
+          }
+        }
+      },
+      pacxx::launch_config{{tiles}, {LT::block}})(kb, vb, keys, values, offsets, tile_seg,
+                                                  tile_start);
+}
+
+// Sorts the segments longer than `hi` (e.long_tiles tiles in all) by the tile radix sort.
+template <class K, class V, bool HasValues, bool Descending, class KV, class VV, class O>
+void radix_sort_long_segments(const KV &keys, const VV &values, const O &offsets,
+                              std::size_t segments, std::size_t hi, std::size_t total) {
+  using LT = long_tiles<K, V, HasValues>;
+  using P = pacxx::policy::elementwise;
+  constexpr std::size_t T = LT::tile;
+  using pacxx::agent::radix_digits;
+  // The tiles: counts per segment, scanned in place, then each segment's tiles listed.
+  vector<unsigned> tile_start(segments + 1), tile_seg(total);
+  pacxx::kernel(
+      [](const auto &o, std::size_t segments, std::size_t hi, unsigned *tile_start) {
+        using DO = ranges::range_difference_t<decltype(o)>;
+        pacxx::detail::for_each_index<P>(segments + 1, [&](std::size_t s) {
+          std::size_t len = 0;
+          if (s < segments)
+            len = static_cast<std::size_t>(*(ranges::begin(o) + DO(s + 1)) -
+                                           *(ranges::begin(o) + DO(s)));
+          tile_start[s] = len > hi ? static_cast<unsigned>((len + T - 1) / T) : 0u;
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(segments + 1))(offsets, segments, hi, tile_start.data());
+  gpu::exclusive_scan(tile_start, tile_start, 0u);
+  pacxx::kernel(
+      [](std::size_t segments, const unsigned *tile_start, unsigned *tile_seg) {
+        pacxx::detail::for_each_index<P>(segments, [&](std::size_t s) {
+          for (unsigned g = tile_start[s]; g < tile_start[s + 1]; ++g)
+            tile_seg[g] = static_cast<unsigned>(s);
+        });
+      },
+      pacxx::detail::elementwise_grid<P>(segments))(segments, tile_start.data(), tile_seg.data());
+
+  constexpr unsigned passes = sizeof(typename pacxx::agent::radix_key<K>::bits_type);
+  vector<unsigned> counts(total * radix_digits);
+  vector<K> ka(total * T), kb(passes > 2 ? total * T : 0);
+  vector<V> va(HasValues ? total * T : 0), vb(HasValues && passes > 2 ? total * T : 0);
+  const long_buffer<K> bk[2] = {{ka.data()}, {kb.data()}};
+  const long_buffer<V> bv[2] = {{va.data()}, {vb.data()}};
+  const unsigned *ts = tile_start.data(), *tg = tile_seg.data();
+  auto scan = [&] { gpu::exclusive_scan(counts, counts, 0u); };
+  long_tile_counts<LT, K, Descending>(keys, offsets, tg, ts, counts.data(), total, 0);
+  scan();
+  long_tile_scatter<LT, K, V, HasValues, Descending>(keys, bk[0], values, bv[0], offsets, tg, ts,
+                                                     counts.data(), total, 0);
+  for (unsigned p = 1; p + 1 < passes; ++p) {
+    const unsigned shift = p * pacxx::agent::radix_bits;
+    const long_buffer<K> &from = bk[(p - 1) % 2], &to = bk[p % 2];
+    long_tile_counts<LT, K, Descending>(from, offsets, tg, ts, counts.data(), total, shift);
+    scan();
+    long_tile_scatter<LT, K, V, HasValues, Descending>(
+        from, to, bv[(p - 1) % 2], bv[p % 2], offsets, tg, ts, counts.data(), total, shift);
+  }
+  if (passes > 1) {
+    const unsigned p = passes - 1, shift = p * pacxx::agent::radix_bits;
+    const long_buffer<K> &from = bk[(p - 1) % 2];
+    long_tile_counts<LT, K, Descending>(from, offsets, tg, ts, counts.data(), total, shift);
+    scan();
+    long_tile_scatter<LT, K, V, HasValues, Descending>(from, keys, bv[(p - 1) % 2], values, offsets,
+                                                       tg, ts, counts.data(), total, shift);
+  } else {
+    long_tile_copy_back<LT, HasValues>(bk[0], bv[0], keys, values, offsets, tg, ts, total);
+  }
 }
 
 // sort_segments_by_block with tiles of Tile elements where they fit the shared memory
@@ -587,32 +834,75 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
 template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
           class O, class Comp>
 std::size_t sort_by_blocks(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
-                           Comp comp, std::true_type /*fits*/) {
-  sort_segments_by_block<B, Tile / B, K, V, HasValues>(keys, values, offsets, segments, comp);
+                           std::size_t lower, Comp comp, std::true_type /*fits*/) {
+  sort_segments_by_block<B, Tile / B, K, V, HasValues>(keys, values, offsets, segments, lower,
+                                                       comp);
   return Tile;
 }
 template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
           class O, class Comp>
-std::size_t sort_by_blocks(const KV &, const VV &, const O &, std::size_t, Comp, std::false_type) {
+std::size_t sort_by_blocks(const KV &, const VV &, const O &, std::size_t, std::size_t, Comp,
+                           std::false_type) {
   return 0;
+}
+
+// The long segments by the tile radix sort where the keys and the order allow it
+// (Order: radix_order_t), else by the global merge sort.
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t hi, const segment_extent &, Comp comp,
+                        std::integral_constant<int, 0>) {
+  sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, hi, comp);
+}
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp, int Order>
+void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
+                        std::size_t n, std::size_t hi, const segment_extent &e, Comp comp,
+                        std::integral_constant<int, Order>) {
+  using LT = long_tiles<K, V, HasValues>;
+  if (LT::items != 0 && e.longest <= 0xffffffffull && segments < 0xffffffffull &&
+      e.long_tiles * pacxx::agent::radix_digits <= 0xffffffffull)
+    radix_sort_long_segments<K, V, HasValues, Order == 2>(keys, values, offsets, segments, hi,
+                                                          e.long_tiles);
+  else
+    sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, hi, comp);
 }
 
 template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
 void segmented_sort(const char *name, const KV &keys, const VV &values, const O &offsets,
                     std::size_t segments, std::size_t n, Comp comp) {
-  const segment_extent e = checked_segment_extent(name, offsets, segments, n);
+  using P = pacxx::policy::segmented_sort;
+  static_assert(P::small_tile % P::small_block == 0 && P::medium_tile % P::medium_block == 0 &&
+                    P::large_tile % P::large_block == 0,
+                "policy::segmented_sort: tiles are whole multiples of their blocks");
+  // Size classes, each segment sorted once: up to `warp` elements by the warp kernel,
+  // up to `hi` by the block kernel with the largest tile that fits the shared memory, the
+  // longer ones by the long path. Each class is launched only where a segment needs it.
+  const std::size_t lanes = host_warp_size();
+  constexpr std::size_t item_bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
+  const std::size_t warp_items =
+      item_bytes <= P::warp_items_max_bytes ? 2 * P::warp_items : P::warp_items;
+  const std::size_t warp = warp_items * lanes;
+  // A tile takes this many bytes of shared memory per element: the largest tiles of large
+  // keys and values do not fit (their segments go to the next smaller tile that does, or
+  // to the long path).
+  constexpr std::size_t bytes = sizeof(K) + sizeof(unsigned) + (HasValues ? sizeof(V) : 0);
+  using small_fits = std::integral_constant<bool, bytes * P::small_tile <= P::max_shared_bytes>;
+  using medium_fits = std::integral_constant<bool, bytes * P::medium_tile <= P::max_shared_bytes>;
+  using large_fits = std::integral_constant<bool, bytes * P::large_tile <= P::max_shared_bytes>;
+  constexpr std::size_t block_tile = large_fits::value    ? P::large_tile
+                                     : medium_fits::value ? P::medium_tile
+                                     : small_fits::value  ? P::small_tile
+                                                          : 0;
+  const std::size_t hi = block_tile > warp ? block_tile : warp;
+  const segment_extent e = checked_segment_extent(name, offsets, segments, n, warp, hi,
+                                                  long_tiles<K, V, HasValues>::tile);
   const unsigned long long longest = e.longest;
   if (longest <= 1)
     return;
-  using P = pacxx::policy::segmented_sort;
-  // Segments that a warp's registers hold: a group of lanes each (see sort_segments_by_warp).
-  const std::size_t lanes = host_warp_size();
-  constexpr std::size_t item_bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
-  if (longest <= P::warp_items * lanes ||
-      (item_bytes <= P::warp_items_max_bytes && longest <= 2 * P::warp_items * lanes)) {
-    // 16 items a lane for every packed network beyond 8 elements (fewer lanes a segment,
-    // so fewer shuffles) was slower: 1045 against 815 us for 2^26 keys in segments of
-    // 100 (H100, 2026-11-28).
+  if (longest <= warp) {
+    // The fewest items a lane and lanes a segment the longest needs: 16 items a lane for
+    // every packed network beyond 8 elements (fewer lanes a segment, so fewer shuffles)
+    // was slower: 1045 against 815 us for 2^26 keys in segments of 100 (H100, 2026-11-28).
     const std::size_t items = longest <= P::warp_items * lanes ? P::warp_items : 2 * P::warp_items;
     std::size_t group = 1;
     while (group * items < longest)
@@ -625,36 +915,45 @@ void segmented_sort(const char *name, const KV &keys, const VV &values, const O 
           keys, values, offsets, segments, static_cast<unsigned>(group), comp);
     return;
   }
-  static_assert(P::small_tile % P::small_block == 0 && P::medium_tile % P::medium_block == 0 &&
-                    P::large_tile % P::large_block == 0,
-                "policy::segmented_sort: tiles are whole multiples of their blocks");
-  // A tile takes this many bytes of shared memory per element: the largest tiles of large
-  // keys and values do not fit (their segments go to the next smaller tile that does, or
-  // to the global sort).
-  constexpr std::size_t bytes = sizeof(K) + sizeof(unsigned) + (HasValues ? sizeof(V) : 0);
-  using small_fits = std::integral_constant<bool, bytes * P::small_tile <= P::max_shared_bytes>;
-  using medium_fits = std::integral_constant<bool, bytes * P::medium_tile <= P::max_shared_bytes>;
-  using large_fits = std::integral_constant<bool, bytes * P::large_tile <= P::max_shared_bytes>;
-  std::size_t by_blocks; // the longest segment the blocks sorted
-  if (longest <= P::small_tile && small_fits::value)
-    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
-        keys, values, offsets, segments, comp, small_fits{});
-  else if (longest <= P::medium_tile && medium_fits::value)
-    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
-        keys, values, offsets, segments, comp, medium_fits{});
-  else if (large_fits::value)
-    by_blocks = sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(
-        keys, values, offsets, segments, comp, large_fits{});
-  else if (medium_fits::value)
-    by_blocks = sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
-        keys, values, offsets, segments, comp, medium_fits{});
-  else
-    by_blocks = sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
-        keys, values, offsets, segments, comp, small_fits{});
-  if (longest > by_blocks)
-    sort_long_segments<K, V, HasValues>(
-        keys, values, offsets, segments, n, by_blocks, e, comp,
-        std::integral_constant<bool, radix_order_t<Comp, K>::value != 0>{});
+  if (longest <= hi) {
+    // No long segments: the smallest tile the longest fits, every segment in it (a block
+    // each; short segments too, as many blocks as segments either way).
+    if (longest <= P::small_tile && small_fits::value)
+      sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+          keys, values, offsets, segments, 0, comp, small_fits{});
+    else if (longest <= P::medium_tile && medium_fits::value)
+      sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+          keys, values, offsets, segments, 0, comp, medium_fits{});
+    else
+      sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(
+          keys, values, offsets, segments, 0, comp, large_fits{});
+    return;
+  }
+  // Long segments: the short ones by the warp kernel (a whole warp's lanes a segment),
+  // the middle ones by the largest block tile, the long ones by the long path. Before,
+  // the block kernel sorted every short segment and the long path all of offsets[0] ..
+  // offsets.back() again.
+  if (e.any_warp) {
+    if (warp_items == P::warp_items)
+      sort_segments_by_warp<P::warp_block, P::warp_items, K, V, HasValues>(
+          keys, values, offsets, segments, static_cast<unsigned>(lanes), comp);
+    else
+      sort_segments_by_warp<P::warp_block, 2 * P::warp_items, K, V, HasValues>(
+          keys, values, offsets, segments, static_cast<unsigned>(lanes), comp);
+  }
+  if (e.any_block) {
+    if (large_fits::value)
+      sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(
+          keys, values, offsets, segments, warp, comp, large_fits{});
+    else if (medium_fits::value)
+      sort_by_blocks<P::medium_block, P::medium_tile, K, V, HasValues>(
+          keys, values, offsets, segments, warp, comp, medium_fits{});
+    else
+      sort_by_blocks<P::small_block, P::small_tile, K, V, HasValues>(
+          keys, values, offsets, segments, warp, comp, small_fits{});
+  }
+  sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, hi, e, comp,
+                                      radix_order_t<Comp, K>{});
 }
 
 // The number of segments (the offsets are checked with the first launch, in
@@ -668,11 +967,11 @@ template <class O> std::size_t sort_segment_count(const char *name, const O &off
 } // namespace detail
 
 // Sorts each CSR segment of keys (a gpu::vector or writable view) in place by comp, stably;
-// elements outside every segment do not move. Launches: the offsets' check and the search
-// for the longest segment (one launch and a read back), then a block per segment in shared memory,
-// or for segments longer than the largest tile radix sorts (radix keys with std::less /
-// std::greater) or a merge sort (any other comparator). A bad offset is a pacxx::error, keys
-// unchanged.
+// elements outside every segment do not move. Launches: one for the offsets' check and
+// the segments' size classes, then a warp's registers, a block's shared memory or (longer
+// than the largest tile) a radix sort within the segments (radix keys with std::less /
+// std::greater) or a merge sort (any other comparator). A bad offset is a pacxx::error,
+// keys unchanged.
 template <class Keys, class Offsets, class Comp = std::less<>>
 void segmented_sort(Keys &&keys, Offsets &&offsets, Comp comp = Comp{}) {
   pacxx::detail::algorithm_scope pacxx_algorithm("gpu::segmented_sort", keys);
