@@ -685,14 +685,14 @@ TEST(SegmentedSortLong, AllClassesInOneCallU32) {
       "u32 by key, offsets a transform view");
 }
 
-TEST(SegmentedSortLong, SixtyFourSixteenAndEightBitKeysAndHalf) {
+// 16-bit keys are gpu::half's here (an i16 descending case took 11 s of PoCL compiles;
+// descending is AllClassesInOneCallU32's).
+TEST(SegmentedSortLong, SixtyFourAndEightBitKeysAndHalf) {
   const std::vector<int> lengths = {5000, 4096, 3, 700, 9000};
   const std::vector<int> o = lengths_to_offsets(lengths, 2);
   const std::size_t n = std::size_t(o.back()) + 3;
   expect_radix_segment_sort<long long, false>(spread_keys<long long>(n, 5, 300), o, gpu::copy(o),
                                               true, "i64 by key ascending");
-  expect_radix_segment_sort<short, true>(spread_keys<short>(n, 6, 100), o, gpu::copy(o), true,
-                                         "i16 by key descending");
   expect_radix_segment_sort<unsigned char, false>(spread_keys<unsigned char>(n, 7, 256), o,
                                                   gpu::copy(o), true, "u8 by key ascending");
   // gpu::half: finite values and both zeros (the block kernel orders by comp, under which

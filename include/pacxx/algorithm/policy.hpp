@@ -729,8 +729,10 @@ struct partition_around {
 // are sorted by a block of small_block threads each in shared memory (a bitonic sort of
 // (key, position) pairs, so stable), those up to medium_tile by medium_block threads,
 // those up to large_tile by large_block threads (tiles are powers of two, block x items);
-// longer ones (and those of tiles too large for the shared memory) globally (see
-// segmented_sort.hpp). Not yet measured.
+// longer ones (and those of tiles too large for the shared memory) by the long path (see
+// segmented_sort.hpp). The long path's tiles (256 x 16) took 1827 us for 2^26 keys in
+// segments of 100000, CUB 2945 (H200, benchmarks/results/2026-11-28-h200-segsort-topk);
+// the block tiles are not yet measured against others.
 struct segmented_sort {
   // Segments of at most warp_items * 32 elements (warp_items on OpenCL, whose warps are
   // one work-item), or twice that where a key and its value take at most
@@ -752,9 +754,9 @@ struct segmented_sort {
   // std::greater): a radix sort whose passes scatter within each segment, tiles of
   // long_block threads x long_items items (fewer items where the staged tile of keys or
   // values would take more than long_stage_bytes of shared memory).
-  static constexpr std::size_t long_block = 256;
-  static constexpr std::size_t long_items = 16;
-  static constexpr std::size_t long_stage_bytes = 32 * 1024;
+  static constexpr std::size_t long_block = 256;             // threads a block
+  static constexpr std::size_t long_items = 16;              // items a thread at most
+  static constexpr std::size_t long_stage_bytes = 32 * 1024; // most staged bytes of a tile
 };
 
 // Run-time tuning (pacxx/tune.hpp, docs/tuning.md): the spaces that PACXX_TUNE=explore

@@ -867,6 +867,21 @@ void sort_long_segments(const KV &keys, const VV &values, const O &offsets, std:
     sort_long_segments<K, V, HasValues>(keys, values, offsets, segments, n, hi, comp);
 }
 
+// sort_segments_by_warp with `items` (policy::segmented_sort's warp_items or twice that)
+// elements a lane and `group` lanes a segment.
+template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
+void sort_segments_by_warp_items(std::size_t items, const KV &keys, const VV &values,
+                                 const O &offsets, std::size_t segments, std::size_t group,
+                                 Comp comp) {
+  using P = pacxx::policy::segmented_sort;
+  if (items == P::warp_items)
+    sort_segments_by_warp<P::warp_block, P::warp_items, K, V, HasValues>(
+        keys, values, offsets, segments, static_cast<unsigned>(group), comp);
+  else
+    sort_segments_by_warp<P::warp_block, 2 * P::warp_items, K, V, HasValues>(
+        keys, values, offsets, segments, static_cast<unsigned>(group), comp);
+}
+
 template <class K, class V, bool HasValues, class KV, class VV, class O, class Comp>
 void segmented_sort(const char *name, const KV &keys, const VV &values, const O &offsets,
                     std::size_t segments, std::size_t n, Comp comp) {
@@ -907,12 +922,8 @@ void segmented_sort(const char *name, const KV &keys, const VV &values, const O 
     std::size_t group = 1;
     while (group * items < longest)
       group *= 2;
-    if (items == P::warp_items)
-      sort_segments_by_warp<P::warp_block, P::warp_items, K, V, HasValues>(
-          keys, values, offsets, segments, static_cast<unsigned>(group), comp);
-    else
-      sort_segments_by_warp<P::warp_block, 2 * P::warp_items, K, V, HasValues>(
-          keys, values, offsets, segments, static_cast<unsigned>(group), comp);
+    sort_segments_by_warp_items<K, V, HasValues>(items, keys, values, offsets, segments, group,
+                                                 comp);
     return;
   }
   if (longest <= hi) {
@@ -933,14 +944,9 @@ void segmented_sort(const char *name, const KV &keys, const VV &values, const O 
   // the middle ones by the largest block tile, the long ones by the long path. Before,
   // the block kernel sorted every short segment and the long path all of offsets[0] ..
   // offsets.back() again.
-  if (e.any_warp) {
-    if (warp_items == P::warp_items)
-      sort_segments_by_warp<P::warp_block, P::warp_items, K, V, HasValues>(
-          keys, values, offsets, segments, static_cast<unsigned>(lanes), comp);
-    else
-      sort_segments_by_warp<P::warp_block, 2 * P::warp_items, K, V, HasValues>(
-          keys, values, offsets, segments, static_cast<unsigned>(lanes), comp);
-  }
+  if (e.any_warp)
+    sort_segments_by_warp_items<K, V, HasValues>(warp_items, keys, values, offsets, segments, lanes,
+                                                 comp);
   if (e.any_block) {
     if (large_fits::value)
       sort_by_blocks<P::large_block, P::large_tile, K, V, HasValues>(

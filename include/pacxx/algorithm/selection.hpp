@@ -165,13 +165,25 @@ template <unsigned Block> struct select_bin {
 //                      degenerate inputs (all keys in one top digit).
 enum select_kind { select_plain, select_copy, select_compact, select_candidates };
 
+// Where the calling lane's c items go in a buffer filled from *count on: the warp's lanes
+// take consecutive places, the last lane (whose inclusive count is the warp's) claiming
+// them with one atomic. Every lane of the warp calls it together.
+inline std::size_t warp_append_at(unsigned c, unsigned long long *count) {
+  using U = unsigned long long;
+  const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
+  const unsigned last = pacxx::warp::size() - 1u;
+  U at = 0;
+  if (pacxx::warp::lane() == last)
+    at = pacxx::atomic_add(count, U(inc));
+  return std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
+}
+
 // One tile of m keys at base through runs(bin), Guard: some of its items may be past m.
 // A thread issues all its loads first, maps them, then does its kind's stores and counts.
 template <class P, int Kind, bool Guard, class K, class Load, class Map, class Runs>
 __attribute__((always_inline)) inline void
 select_tile(std::size_t base, std::size_t m, Load &load, const Map &map, unsigned bins, Runs &runs,
             K *aux, std::size_t cap, unsigned long long *count) {
-  using U = unsigned long long;
   constexpr std::size_t B = P::block;
   const std::size_t l = pacxx::Thread::get().local.x;
   K v[P::items];
@@ -195,12 +207,7 @@ select_tile(std::size_t base, std::size_t m, Load &load, const Map &map, unsigne
     for (std::size_t k = 0; k < P::items; ++k)
       c += b[k] < bins ? 1u : 0u;
     if (pacxx::warp::ballot(c != 0)) { // the same in every lane of the warp
-      const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
-      const unsigned last = pacxx::warp::size() - 1u;
-      U at = 0;
-      if (pacxx::warp::lane() == last) // its inclusive count is the warp's
-        at = pacxx::atomic_add(count, U(inc));
-      std::size_t pos = std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
+      std::size_t pos = warp_append_at(c, count);
 #pragma unroll
       for (std::size_t k = 0; k < P::items; ++k)
         if (b[k] < bins) {
@@ -360,7 +367,6 @@ template <class P, bool Guard, class K, class Load, class Test>
 __attribute__((always_inline)) inline void append_tile(std::size_t base, std::size_t n, Load &load,
                                                        const Test &test, K *keys, std::size_t *idx,
                                                        unsigned long long *count) {
-  using U = unsigned long long;
   constexpr std::size_t b = P::block;
   const std::size_t l = pacxx::Thread::get().local.x;
   K v[P::items];
@@ -376,12 +382,7 @@ __attribute__((always_inline)) inline void append_tile(std::size_t base, std::si
     c += hit[k] ? 1u : 0u;
   }
   if (pacxx::warp::ballot(c != 0)) { // the same in every lane of the warp
-    const unsigned inc = pacxx::warp::inclusive_scan(c, std::plus<unsigned>{});
-    const unsigned last = pacxx::warp::size() - 1u;
-    U at = 0;
-    if (pacxx::warp::lane() == last) // its inclusive count is the warp's
-      at = pacxx::atomic_add(count, U(inc));
-    std::size_t pos = std::size_t(pacxx::warp::shuffle(at, last)) + (inc - c);
+    std::size_t pos = warp_append_at(c, count);
 #pragma unroll
     for (std::size_t k = 0; k < P::items; ++k)
       if (hit[k]) {
