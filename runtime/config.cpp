@@ -71,6 +71,8 @@ configuration read_configuration(const env_lookup &lookup) {
     });
   if (std::string v = get("PACXX_STAGING"); !v.empty())
     attempt([&] { c.staging = parse_switch("PACXX_STAGING", v); });
+  if (std::string v = get("PACXX_UNROLL"); !v.empty())
+    attempt([&] { c.unroll = parse_switch("PACXX_UNROLL", v); });
   c.dump_dir = get("PACXX_DUMP_DIR");
   c.tools_library = get("PACXX_TOOLS_LIBRARY");
   if (std::string v = get("PACXX_POOL_MB"); !v.empty())

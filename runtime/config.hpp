@@ -40,6 +40,7 @@ struct configuration {
   bool trace = false;        // PACXX_TRACE
   std::string timeline;      // PACXX_TRACE=timeline:FILE; empty: no timeline
   bool staging = true;       // PACXX_STAGING
+  bool unroll = true;        // PACXX_UNROLL: the JIT unrolls loops
   std::string dump_dir;      // PACXX_DUMP_DIR; empty: no dumps
   std::string tools_library; // PACXX_TOOLS_LIBRARY; empty: none
   // PACXX_POOL_MB; nullopt: the runtime's default (a quarter of the device's memory).

@@ -29,7 +29,7 @@ std::string pack_entry(const jit::kernel_info &info, const std::string &binary) 
 } // namespace
 
 // Everything the binary depends on: versions, the device and its driver, the device
-// code of the program, the kernel, its staged values and the options.
+// code of the program, the kernel, its staged values and the options (PACXX_UNROLL).
 // The GNU build id of libpacxx itself (support/build_id.hpp): every rebuild of the JIT
 // gets new cache keys, so no binary compiled by another build of it is ever reused.
 std::string kernel_cache::cache_key(const registered_kernel &k, device &dev,
@@ -43,6 +43,7 @@ std::string kernel_cache::cache_key(const registered_kernel &k, device &dev,
                                             staged->size() * sizeof(std::uint64_t))
                               : std::string("not staged");
   parts.push_back(values);
+  parts.push_back(unroll_ ? "unrolled" : "not unrolled");
   for (std::string_view image : registry::get().program().images())
     parts.push_back(image);
   return cache_digest(parts);
@@ -94,7 +95,7 @@ void kernel_cache::load(cached_kernel &c, const void *entry, device &dev,
       }
     }
     jit::compiled_kernel c = jit::compile(registry::get().program(), k->module, k->entry,
-                                          dev.target(), dev.arch(), staged);
+                                          dev.target(), dev.arch(), staged, unroll_);
     if (!dump_dir_.empty())
       dump(dump_dir_, c, dev, staged);
     std::string binary;

@@ -52,7 +52,7 @@ public:
   // stats: counts compilations, disk hits, evictions and the variants loaded.
   kernel_cache(const configuration &c, counters &stats)
       : stats_(stats), max_variants_(c.kernel_variants), disk_(disk_cache::from_configuration(c)),
-        dump_dir_(c.dump_dir), trace_(c.trace), staging_(c.staging),
+        dump_dir_(c.dump_dir), trace_(c.trace), staging_(c.staging), unroll_(c.unroll),
         prefetch_threads_(c.prefetch_threads), prefill_(c.prefill) {}
 
   // The variant for this launch: memory, else disk, else JIT (then stored on disk).
@@ -129,7 +129,7 @@ private:
   std::map<std::pair<const void *, device *>, recency> recency_;
   disk_cache disk_;
   std::string dump_dir_;
-  const bool trace_, staging_;
+  const bool trace_, staging_, unroll_;
   const std::size_t prefetch_threads_;
   const bool prefill_;
   std::atomic<bool> prefetched_{false}; // PACXX_PREFETCH / PACXX_PREFILL ran (or runs)

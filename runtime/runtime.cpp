@@ -428,7 +428,8 @@ public:
     std::string s = "device: " + (c.device.empty() ? std::string("default") : c.device) + "\n";
     s += std::string("trace: ") + (c.trace ? "on" : "off") +
          (c.timeline.empty() ? "" : ", timeline: " + c.timeline) +
-         ", staging: " + (c.staging ? "on" : "off") + "\n";
+         ", staging: " + (c.staging ? "on" : "off") + (c.unroll ? "" : ", loop unrolling: off") +
+         "\n";
     s += "dump directory: " + (c.dump_dir.empty() ? std::string("none") : c.dump_dir) + "\n";
     s += "memory pool: " +
          (c.pool_mb ? "at most " + std::to_string(*c.pool_mb) + " MB"

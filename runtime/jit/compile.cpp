@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
 
@@ -344,8 +345,33 @@ void internalize_except(Module &m, Function &kernel) {
       g.setLinkage(GlobalValue::InternalLinkage);
 }
 
-void optimize(Module &m, TargetMachine *tm) {
-  PassBuilder pb(tm);
+// The loops' unrolling hints (#pragma unroll and the like) removed, their other
+// properties kept: with the hints the optimiser unrolls a loop even where
+// PipelineTuningOptions::LoopUnrolling is off.
+static void drop_unroll_hints(Module &m) {
+  for (Function &f : m)
+    for (BasicBlock &b : f)
+      if (Instruction *t = b.getTerminator())
+        if (MDNode *id = t->getMetadata(LLVMContext::MD_loop))
+          t->setMetadata(LLVMContext::MD_loop, makePostTransformationMetadata(
+                                                   m.getContext(), id, {"llvm.loop.unroll."}, {}));
+}
+
+// O3. Without unrolling (PACXX_UNROLL=0) a kernel is much less code for the device
+// compiler: PoCL spends most of a kernel's build in its work-group function generation
+// and x86 code generation, in proportion to the code, and the tiles' item loops
+// (unrolled so that a GPU keeps the items in registers) multiply it. Measured on the
+// 2-core CI-like machine (2026-11-28, PoCL 3.1, its kernel cache off): the segmented
+// scan tests' kernels took 66 s of CPU unrolled and 42 s not; the test suite runs
+// OpenCL with PACXX_UNROLL=0 (CMakeLists.txt, PACXX_TEST_ENV). On a GPU, unrolling is what keeps
+// arrays indexed by loop counters in registers: leave it on there.
+void optimize(Module &m, TargetMachine *tm, bool unroll) {
+  PipelineTuningOptions tuning;
+  if (!unroll) {
+    tuning.LoopUnrolling = false;
+    drop_unroll_hints(m);
+  }
+  PassBuilder pb(tm, tuning);
   if (tm)
     tm->registerPassBuilderCallbacks(pb);
   // No C library on a device: the optimiser must not invent calls to one.
@@ -462,7 +488,7 @@ static std::string recursive_functions(Module &m) {
 
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,
                         rt::ir_target target, const std::string &arch,
-                        const std::vector<std::uint64_t> *staged) {
+                        const std::vector<std::uint64_t> *staged, bool unroll) {
   LLVMContext ctx;
   std::unique_ptr<Module> m = p.link(ctx, module, entry);
   compiled_kernel out;
@@ -484,8 +510,8 @@ compiled_kernel compile(const program &p, std::size_t module, const std::string 
   internalize_except(*m, *kernel);
   verify(*m, out.info, "after lowering");
 
-  optimize(*m, t->machine());
-  t->after_optimize(*m, *kernel);
+  optimize(*m, t->machine(), unroll);
+  t->after_optimize(*m, *kernel, unroll);
   verify(*m, out.info, "after optimisation");
   if (!t->allows_recursion()) {
     std::string cycle = recursive_functions(*m);

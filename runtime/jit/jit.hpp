@@ -87,9 +87,11 @@ std::string describe_link_problems(const std::vector<link_problem> &problems);
 // Compiles one kernel for a device of the given target and architecture
 // ("sm_90" for CUDA, ignored for SPIR). `staged` holds the values of the kernel's
 // pacxx::stage calls (raw bits, in id order), or is null to compute them at run time.
+// unroll false (PACXX_UNROLL=0): no loop is unrolled, neither by the optimiser's own
+// choice nor by #pragma unroll (see optimize() in compile.cpp for why one would).
 compiled_kernel compile(const program &p, std::size_t module, const std::string &entry,
                         rt::ir_target target, const std::string &arch,
-                        const std::vector<std::uint64_t> *staged = nullptr);
+                        const std::vector<std::uint64_t> *staged = nullptr, bool unroll = true);
 
 // "sm_86": the highest architecture LLVM 15's NVPTX backend knows, not above the device's.
 std::string nvptx_arch_for(const std::string &device_arch);

@@ -49,8 +49,9 @@ void move_constants(llvm::Module &m, unsigned as);
 // address space 3.
 void lower_static_shared_memory(llvm::Module &m);
 
-// The O3 pipeline (with the target's own passes when tm is given).
-void optimize(llvm::Module &m, llvm::TargetMachine *tm);
+// The O3 pipeline (with the target's own passes when tm is given); unroll false: no
+// loop unrolled (PACXX_UNROLL=0, compile.cpp says why).
+void optimize(llvm::Module &m, llvm::TargetMachine *tm, bool unroll);
 
 // Everything internal but the kernel, so the optimiser may drop and specialise it.
 void internalize_except(llvm::Module &m, llvm::Function &kernel);

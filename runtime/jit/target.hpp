@@ -4,8 +4,8 @@
 //
 //   kernel = t->lower(m, entry, info);  // triple, data layout, the kernel wrapper,
 //                                       // builtins, library calls, address spaces
-//   optimize(m, t->machine());          // O3 (with the target's passes, if any)
-//   t->after_optimize(m, *kernel);      // what the optimiser introduced
+//   optimize(m, t->machine(), unroll);  // O3 (with the target's passes, if any)
+//   t->after_optimize(m, *kernel, unroll); // what the optimiser introduced
 //   code = t->emit(m);                  // PTX text, SPIR bitcode, ...
 #pragma once
 #include <memory>
@@ -34,8 +34,9 @@ public:
   // The target machine whose passes the O3 pipeline adds, or null (created on first
   // use, after lowering; owned by the target).
   virtual llvm::TargetMachine *machine() { return nullptr; }
-  // Runs after O3, before the final verification and the IR dump.
-  virtual void after_optimize(llvm::Module &, llvm::Function & /*kernel*/) {}
+  // Runs after O3, before the final verification and the IR dump; unroll: as O3 ran
+  // (PACXX_UNROLL), for a target that optimises again.
+  virtual void after_optimize(llvm::Module &, llvm::Function & /*kernel*/, bool /*unroll*/) {}
   // The code the backend loads.
   virtual std::string emit(llvm::Module &m) = 0;
   // Whether the target runs recursive device code (CUDA does, with a call stack in

@@ -42,14 +42,15 @@ TEST(Config, DefaultsWhenUnsetOrEmpty) {
   for (const char *value : {static_cast<const char *>(nullptr), ""}) {
     std::map<std::string, std::string> env = {{"HOME", "/home/u"}};
     if (value)
-      for (const char *v : {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_DUMP_DIR",
-                            "PACXX_POOL_MB", "PACXX_CACHE", "PACXX_CACHE_DIR", "PACXX_CACHE_MAX_MB",
-                            "PACXX_KERNEL_VARIANTS", "XDG_CACHE_HOME"})
+      for (const char *v : {"PACXX_DEVICE", "PACXX_TRACE", "PACXX_STAGING", "PACXX_UNROLL",
+                            "PACXX_DUMP_DIR", "PACXX_POOL_MB", "PACXX_CACHE", "PACXX_CACHE_DIR",
+                            "PACXX_CACHE_MAX_MB", "PACXX_KERNEL_VARIANTS", "XDG_CACHE_HOME"})
         env[v] = value;
     configuration c = read(env);
     EXPECT_EQ(c.device_backend, "");
     EXPECT_FALSE(c.trace);
     EXPECT_TRUE(c.staging);
+    EXPECT_TRUE(c.unroll);
     EXPECT_EQ(c.dump_dir, "");
     EXPECT_FALSE(c.pool_mb);
     EXPECT_TRUE(c.cache);
@@ -84,10 +85,11 @@ TEST(Config, PrefetchThreadsAndPrefill) {
 }
 
 TEST(Config, Switches) {
-  for (const char *name : {"PACXX_TRACE", "PACXX_STAGING", "PACXX_CACHE"}) {
+  for (const char *name : {"PACXX_TRACE", "PACXX_STAGING", "PACXX_UNROLL", "PACXX_CACHE"}) {
     configuration on = read({{name, "1"}}), off = read({{name, "0"}});
     bool configuration::*field = std::string(name) == "PACXX_TRACE"     ? &configuration::trace
                                  : std::string(name) == "PACXX_STAGING" ? &configuration::staging
+                                 : std::string(name) == "PACXX_UNROLL"  ? &configuration::unroll
                                                                         : &configuration::cache;
     EXPECT_TRUE(on.*field) << name;
     EXPECT_FALSE(off.*field) << name;

@@ -406,13 +406,13 @@ static void expand_memmoves(Module &m) {
   }
 }
 
-static void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm) {
+static void nvptx_after_optimize(Module &m, Function &kernel, TargetMachine *tm, bool unroll) {
   launch_bounds(m, kernel);
   expand_memmoves(m);
   map_math_to_libdevice(m);
   if (link_libdevice(m)) {
     internalize_except(m, kernel);
-    optimize(m, tm);
+    optimize(m, tm, unroll);
   }
 }
 
@@ -440,8 +440,8 @@ public:
     return tm_.get();
   }
   // Maps what the optimiser introduced that NVPTX cannot lower (libdevice again).
-  void after_optimize(Module &m, Function &kernel) override {
-    nvptx_after_optimize(m, kernel, machine());
+  void after_optimize(Module &m, Function &kernel, bool unroll) override {
+    nvptx_after_optimize(m, kernel, machine(), unroll);
   }
   std::string emit(Module &m) override { return nvptx_emit(m, *machine()); }
 

@@ -287,7 +287,7 @@ public:
   Function *lower(Module &m, Function &entry, const kernel_info &info) override {
     return spir_lower(m, entry, info);
   }
-  void after_optimize(Module &m, Function &) override { check_no_mma(m); }
+  void after_optimize(Module &m, Function &, bool) override { check_no_mma(m); }
   std::string emit(Module &m) override { return spir_emit(m); }
   bool allows_recursion() const override { return false; } // SPIR 1.2, section 2.1
 };
