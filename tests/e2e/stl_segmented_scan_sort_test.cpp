@@ -705,9 +705,11 @@ TEST(SegmentedSortLong, SixtyFourAndEightBitKeysAndHalf) {
 }
 
 TEST(SegmentedSortLong, FloatsWithSignedZerosAndNaNs) {
-  // No segment for the block kernel: it orders by comp, under which NaN is unordered;
-  // the warp kernel (packed, 16 on OpenCL) and the long path order by the radix bits.
-  const std::vector<int> o = lengths_to_offsets({6000, 4096, 9, 4100}, 1);
+  // Every class orders float keys by their radix bits: the warp kernel (9; 300 on CUDA),
+  // the block kernel (1000; 300 on OpenCL, whose warp class ends at 16) and the long
+  // path. Under std::less itself a NaN is equivalent to every key, and the block
+  // kernel left NaNs where its network put them (this test failed so).
+  const std::vector<int> o = lengths_to_offsets({6000, 4096, 9, 1000, 300, 4100}, 1);
   const std::size_t n = std::size_t(o.back()) + 2;
   pacxx_test::rng r(71);
   const float nan = std::numeric_limits<float>::quiet_NaN(),
@@ -718,6 +720,12 @@ TEST(SegmentedSortLong, FloatsWithSignedZerosAndNaNs) {
     x = r.integer(0, 1) ? special[r.integer(0, 7)] : float(r.integer(-50, 50)) * 0.25f;
   expect_radix_segment_sort<float, false>(k, o, gpu::copy(o), true, "float by key ascending");
   expect_radix_segment_sort<float, true>(k, o, gpu::copy(o), true, "float by key descending");
+  // No long segment: the block kernel's own launch (the smallest tile that fits).
+  const std::vector<int> ob = lengths_to_offsets({1000, 5, 700, 0, 1024}, 0);
+  std::vector<float> kb(std::size_t(ob.back()));
+  for (auto &x : kb)
+    x = r.integer(0, 3) == 0 ? special[r.integer(0, 7)] : float(r.integer(-50, 50)) * 0.25f;
+  expect_radix_segment_sort<float, false>(kb, ob, gpu::copy(ob), false, "float keys, blocks only");
 }
 
 } // namespace

@@ -23,7 +23,9 @@
 //    bitonic network over (key, position) pairs, the position breaking ties, so the
 //    result is the stable one; the network is as wide as the segment rounded up to a
 //    power of two, and the block as large as the longest segment needs (three tile sizes;
-//    with long segments the largest that fits, above the warp's class);
+//    with long segments the largest that fits, above the warp's class); radix keys with
+//    std::less / std::greater compared by their radix bits, as the other classes order
+//    them, so a segment's order does not depend on its class (see below on NaNs);
 //  - longer segments, radix keys (integers, float, double, half) with std::less /
 //    std::greater: an LSD radix sort whose passes scatter within each segment, over
 //    tiles of 256 x 16 elements (fewer items for values above 8 bytes) that never
@@ -36,6 +38,13 @@
 //    (segment, position, key) records over all elements, the records of elements outside
 //    the long segments comparing equal within their segment so they keep their place; a
 //    pack and an unpack launch around it.
+// Floating-point keys with std::less / std::greater are ordered by their radix bits in
+// every class, as gpu::sort orders them: -0.0 and +0.0 equal (stable), NaNs with the sign
+// bit set before -inf and the others after +inf (reversed for std::greater). Compared by
+// the comparator instead, a NaN is equivalent to every key, which is not a strict weak
+// ordering: the block class then left NaNs wherever its network put them, so a segment's
+// order depended on its length (stl_segmented_scan_sort_test, FloatsWithSignedZerosAndNaNs,
+// failed before).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -829,14 +838,33 @@ void radix_sort_long_segments(const KV &keys, const VV &values, const O &offsets
   }
 }
 
+// Radix keys in the order of their radix bits (Order: radix_order_t, 1 ascending, 2
+// descending): the order of the warp kernel's packed words, the long path and gpu::sort
+// (see the header on NaNs). Device code.
+template <class K, int Order> struct radix_bits_order {
+  bool operator()(const K &a, const K &b) const {
+    using R = pacxx::agent::radix_key<K>;
+    return Order == 1 ? R::bits(a) < R::bits(b) : R::bits(b) < R::bits(a);
+  }
+};
+// The comparator the block kernel sorts by: comp itself, or for a radix order the radix
+// bits' order.
+template <class K, class Comp> Comp block_order(Comp comp, std::integral_constant<int, 0>) {
+  return comp;
+}
+template <class K, class Comp, int Order>
+radix_bits_order<K, Order> block_order(Comp, std::integral_constant<int, Order>) {
+  return {};
+}
+
 // sort_segments_by_block with tiles of Tile elements where they fit the shared memory
 // (returns Tile: the segments up to that long are sorted), else nothing (returns 0).
 template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
           class O, class Comp>
 std::size_t sort_by_blocks(const KV &keys, const VV &values, const O &offsets, std::size_t segments,
                            std::size_t lower, Comp comp, std::true_type /*fits*/) {
-  sort_segments_by_block<B, Tile / B, K, V, HasValues>(keys, values, offsets, segments, lower,
-                                                       comp);
+  sort_segments_by_block<B, Tile / B, K, V, HasValues>(
+      keys, values, offsets, segments, lower, block_order<K>(comp, radix_order_t<Comp, K>{}));
   return Tile;
 }
 template <std::size_t B, std::size_t Tile, class K, class V, bool HasValues, class KV, class VV,
