@@ -88,8 +88,11 @@ TEST_P(Axis2D, TransposeMatchesTheHost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Extents, Axis2D,
+                         // 8200 x 37: columns folded by policy::reduce_axis_wide's blocks
+                         // (from 8192 outputs), the transposed view's rows too.
                          ::testing::Values(Dims{1, 1}, Dims{1, 300}, Dims{300, 1}, Dims{33, 65},
-                                           Dims{3, 2000}, Dims{2500, 5}, Dims{100, 1031}),
+                                           Dims{3, 2000}, Dims{2500, 5}, Dims{100, 1031},
+                                           Dims{8200, 37}),
                          name);
 
 TEST(Axis3D, EveryAxisAndEachPlaneTransposed) {

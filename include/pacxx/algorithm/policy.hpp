@@ -539,7 +539,8 @@ template <class T> struct merge_sort_for {
 // Across, on the H200 (2026-11-28, shapes.cpp colsum, 2048^2 / 4096^2 / 8192^2 floats):
 // 32 x 8 took 19.0 / 36.4 / 90.9 us, 64 x 4 21.5 / 38.9 / 97.1, 128 x 2 21 / 35.4 / 102,
 // 256 x 1 22.0 / 43.0 / 81.0 (the copy of twice the bytes: 14.6 / 42.5 / 136). Wide blocks
-// pay only at the largest size; a choice by shape is open.
+// pay only at the largest size: from wide_min_outputs outputs the fold takes
+// reduce_axis_wide's blocks.
 struct reduce_axis {
   static constexpr std::size_t block = 256; // threads a block
   // Lengths from which a block, not a warp, folds an output.
@@ -550,6 +551,14 @@ struct reduce_axis {
   static constexpr std::size_t min_blocks = 1056;
   static constexpr std::size_t min_chunk = 64;     // fewest elements of a chunk of the folded axis
   static constexpr std::size_t max_chunks = 65535; // most chunks of the folded axis
+  // Outputs (across) from which the blocks are reduce_axis_wide's.
+  static constexpr std::size_t wide_min_outputs = 8192;
+};
+// reduce_axis with blocks of 256 x 1 threads: a warp's neighbours in the block
+// read the next 128 bytes of the same row, not the same columns of the next rows.
+template <class P> struct reduce_axis_wide : P {
+  static constexpr std::size_t block_x = 256; // threads a block along x
+  static constexpr std::size_t block_y = 1;   // threads a block along y
 };
 
 // gpu::transpose: tiles of tile x tile elements through shared memory, blocks of tile x

@@ -272,6 +272,8 @@ void reduce_axis_of(const char *what, In &&in, unsigned axis, Out &&out, T init,
   const bool along = (axis == 0) == x_contiguous<S>::value;
   if (along)
     reduce_along<P>(src, ai, dst, outputs, len, init, op);
+  else if (outputs >= P::wide_min_outputs)
+    reduce_across<pacxx::policy::reduce_axis_wide<P>>(src, ai, dst, outputs, len, init, op);
   else
     reduce_across<P>(src, ai, dst, outputs, len, init, op);
 }
