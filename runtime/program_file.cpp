@@ -75,7 +75,7 @@ std::string check_links(const std::string &path) {
 
 std::vector<std::string> emit_kernels(const std::string &path, const std::string &dir,
                                       ir_target target, const std::string &arch,
-                                      const std::vector<std::uint64_t> *staged) {
+                                      const std::vector<std::uint64_t> *staged, bool unroll) {
   program_file f(path);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -90,7 +90,7 @@ std::vector<std::string> emit_kernels(const std::string &path, const std::string
   std::vector<std::string> files;
   for (std::size_t m = 0; m < f.program.size(); ++m)
     for (const jit::kernel_info &k : f.program.kernels(m)) {
-      jit::compiled_kernel c = jit::compile(f.program, m, k.entry, target, arch, staged);
+      jit::compiled_kernel c = jit::compile(f.program, m, k.entry, target, arch, staged, unroll);
       std::string base = dir + "/kernel" + std::to_string(files.size());
       if (target == ir_target::nvptx) {
         write(base + ".nvptx.ll", k.display, c.ir);

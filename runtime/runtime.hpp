@@ -42,10 +42,11 @@ std::string check_links(const std::string &path);
 // "sm_90"; ignored for SPIR) and writes <dir>/kernel<n>.ptx (NVPTX only) and its final
 // LLVM IR, <dir>/kernel<n>.nvptx.ll or .spir.ll; returns the PTX files for NVPTX, the IR
 // files for SPIR. `staged` holds the values of the kernels' pacxx::stage calls (raw bits,
-// in id order) or is null for unstaged code, as with PACXX_STAGING=0.
+// in id order) or is null for unstaged code, as with PACXX_STAGING=0. unroll false: no
+// loop unrolled, as with PACXX_UNROLL=0.
 std::vector<std::string> emit_kernels(const std::string &path, const std::string &dir,
                                       ir_target target, const std::string &arch,
-                                      const std::vector<std::uint64_t> *staged);
+                                      const std::vector<std::uint64_t> *staged, bool unroll = true);
 
 } // namespace rt
 } // namespace pacxx

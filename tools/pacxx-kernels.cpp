@@ -1,12 +1,13 @@
 // pacxx-kernels: the kernels inside a program built by pacxx++.
 //   pacxx-kernels FILE                   list them
 //   pacxx-kernels --check FILE           fail if a kernel calls a function with no body
-//   pacxx-kernels --ptx DIR [--arch sm_XY] [--staged V,...] FILE
+//   pacxx-kernels --ptx DIR [--arch sm_XY] [--staged V,...] [--no-unroll] FILE
 //       write each kernel's PTX and final LLVM IR for CUDA (default sm_90)
 //   pacxx-kernels --spir DIR [--staged V,...] FILE
 //       write each kernel's final LLVM IR for OpenCL (the SPIR the runtime loads)
 // --staged gives the values of pacxx::stage calls (integers: raw bits, in id order) as a
-// launch would compute them; without it staged values stay run-time values.
+// launch would compute them; without it staged values stay run-time values. --no-unroll
+// lowers as PACXX_UNROLL=0 does (no loop unrolled).
 #include "runtime.hpp"
 
 #include <cstdint>
@@ -18,8 +19,8 @@
 #include <vector>
 
 static const char help[] =
-    "usage: pacxx-kernels [--check | --ptx DIR [--arch sm_XY] [--staged V,...] |"
-    " --spir DIR [--staged V,...]] FILE\n"
+    "usage: pacxx-kernels [--check | --ptx DIR [--arch sm_XY] [--staged V,...] [--no-unroll] |"
+    " --spir DIR [--staged V,...] [--no-unroll]] FILE\n"
     "The kernels inside FILE, a program or object built by pacxx++:\n"
     "  (no option)      list them\n"
     "  --check          fail, naming each call, if a kernel calls a function with no body\n"
@@ -31,6 +32,7 @@ static const char help[] =
     "  --staged V,...   the values of the pacxx::stage calls (integers, raw bits, in id\n"
     "                   order) as a launch would compute them; without it they stay\n"
     "                   run-time values\n"
+    "  --no-unroll      unroll no loop, as the JIT under PACXX_UNROLL=0\n"
     "  --help           this text\n";
 
 static int usage() {
@@ -59,7 +61,7 @@ static bool parse_staged(const std::string &list, std::vector<std::uint64_t> &ou
 int main(int argc, char **argv) {
   std::string mode = "list", dir, arch = "sm_90", file;
   std::vector<std::uint64_t> staged;
-  bool have_staged = false;
+  bool have_staged = false, unroll = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help") {
@@ -69,6 +71,8 @@ int main(int argc, char **argv) {
       mode = "check";
     else if ((a == "--ptx" || a == "--spir") && i + 1 < argc)
       mode = a.substr(2), dir = argv[++i];
+    else if (a == "--no-unroll")
+      unroll = false;
     else if (a == "--arch" && i + 1 < argc)
       arch = argv[++i];
     else if (a == "--staged" && i + 1 < argc) {
@@ -90,8 +94,8 @@ int main(int argc, char **argv) {
     }
     if (mode == "ptx" || mode == "spir") {
       auto target = mode == "ptx" ? pacxx::rt::ir_target::nvptx : pacxx::rt::ir_target::spir;
-      for (const std::string &f :
-           pacxx::rt::emit_kernels(file, dir, target, arch, have_staged ? &staged : nullptr))
+      for (const std::string &f : pacxx::rt::emit_kernels(file, dir, target, arch,
+                                                          have_staged ? &staged : nullptr, unroll))
         std::printf("%s\n", f.c_str());
       return 0;
     }
