@@ -98,6 +98,7 @@ struct tiny_tiles : pacxx::policy::segmented_reduce {
   static constexpr std::size_t split_min_mean = 0;
   static constexpr std::size_t split_items = 2;
   static constexpr std::size_t split_tiles = std::size_t(1) << 40; // tiles of one round
+  static constexpr std::size_t split_min_rounds = 1;
   static constexpr std::size_t finish_by_warp_max = 0;
   static constexpr std::size_t finish_alone = 2;
 };

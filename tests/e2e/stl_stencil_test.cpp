@@ -266,6 +266,116 @@ TEST(Stencil, LongColumnsRadiusTwoRuntimeOffsetsMatchTheHost) {
   }
 }
 
+// gpu::transform over a 2D or 3D stencil takes groups of consecutive rows (planes) a
+// thread, all of a group's loads before its stores where the group is interior
+// (policy::shaped_stencil). A GPU takes that path; PoCL, where a warp is one work-item,
+// takes it only with group_everywhere, as here, so that CI runs it. Groups of 4 and 3,
+// extents that are not multiples of them, grids too small for the space (every loop
+// strides), radii up to 2 along the grouped axis, runtime offsets, two arrays, a
+// shaped output: against the host, and against the element-by-element path.
+struct groups_everywhere : pacxx::policy::shaped_stencil {
+  static constexpr bool group_everywhere = true;
+};
+struct groups_of_three_small_grid : groups_everywhere {
+  static constexpr std::size_t group = 3;
+  static constexpr std::size_t max_blocks_x = 1;
+  static constexpr std::size_t max_blocks_yz = 2;
+};
+template <class P, class S, class O, class F> void transform_groups(const S &s, O &out, F f) {
+  gpu::detail::transform_shaped_with<P>(pacxx::detail::device_view(s),
+                                        pacxx::detail::device_view(out), f);
+}
+
+template <class P> void groups_match_the_host() {
+  // 2D, radius (1, 2), mirror, a runtime row offset; ints (exact). 70 x 45: 45 rows are
+  // not a multiple of 4 or 3; 70 columns leave a partial warp.
+  {
+    const long w = 70, h = 45;
+    const std::vector<int> host = pacxx_test::ints(static_cast<std::size_t>(w * h), 21);
+    gpu::vector<int> in = gpu::copy(host), out(host.size());
+    auto at = [&](long x, long y) {
+      return host[static_cast<std::size_t>(host_map(x, w, Mode::mirror) +
+                                           w * host_map(y, h, Mode::mirror))];
+    };
+    for (int k : {-2, 1}) {
+      SCOPED_TRACE(k);
+      transform_groups<P>(
+          gpu::stencil<1, 2>(gpu::md(in, w, h), gpu::boundary::mirror), out,
+          [k](auto n) { return 3 * n(0, k) + n(1, -2) - 2 * n(-1, 1) + 5 * n(0, 0) + n(0, 2); });
+      const std::vector<int> g = gpu::copy(out);
+      for (long y = 0; y < h; ++y)
+        for (long x = 0; x < w; ++x)
+          ASSERT_EQ(g[static_cast<std::size_t>(x + w * y)], 3 * at(x, y + k) + at(x + 1, y - 2) -
+                                                                2 * at(x - 1, y + 1) +
+                                                                5 * at(x, y) + at(x, y + 2))
+              << x << "," << y;
+    }
+  }
+  // 3D, radius (1, 1, 2), every boundary: 11 x 7 x 41 (41 planes: not a multiple of 4 or
+  // 3), the same as the element-by-element path (gpu::transform on PoCL) and the host.
+  for (Mode mode : {Mode::clamp, Mode::wrap, Mode::constant}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    const long w = 11, h = 7, d = 41;
+    const std::vector<float> host =
+        pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 22, -1.f, 1.f);
+    gpu::vector<float> in = gpu::copy(host), out(host.size());
+    auto f3 = [](auto n) {
+      return n(0, 0, 0) + 2.f * n(0, 0, -1) + 3.f * n(0, 0, 1) + 5.f * n(0, 0, -2) +
+             7.f * n(0, 0, 2) + 11.f * n(-1, 0, 0) + 13.f * n(1, 0, 0) + 17.f * n(0, -1, 0) +
+             19.f * n(0, 1, 0) + 23.f * n(1, 1, 1) + 29.f * n(-1, -1, -2);
+    };
+    auto a = gpu::md(in, w, h, d);
+    if (mode == Mode::clamp)
+      transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::clamp), out, f3);
+    else if (mode == Mode::wrap)
+      transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::wrap), out, f3);
+    else
+      transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::constant(0.5f)), out, f3);
+    auto at = [&](long x, long y, long z) {
+      const long xx = host_map(x, w, mode), yy = host_map(y, h, mode), zz = host_map(z, d, mode);
+      if (xx < 0 || yy < 0 || zz < 0)
+        return 0.5f;
+      return host[static_cast<std::size_t>(xx + w * (yy + h * zz))];
+    };
+    const std::vector<float> g = gpu::copy(out);
+    for (long z = 0; z < d; ++z)
+      for (long y = 0; y < h; ++y)
+        for (long x = 0; x < w; ++x) {
+          const float want = at(x, y, z) + 2.f * at(x, y, z - 1) + 3.f * at(x, y, z + 1) +
+                             5.f * at(x, y, z - 2) + 7.f * at(x, y, z + 2) +
+                             11.f * at(x - 1, y, z) + 13.f * at(x + 1, y, z) +
+                             17.f * at(x, y - 1, z) + 19.f * at(x, y + 1, z) +
+                             23.f * at(x + 1, y + 1, z + 1) + 29.f * at(x - 1, y - 1, z - 2);
+          ASSERT_NEAR(g[static_cast<std::size_t>(x + w * (y + h * z))], want,
+                      1e-4f * (1.f + std::fabs(want)))
+              << x << "," << y << "," << z;
+        }
+  }
+  // Two arrays under one stencil, written through a transposed (shaped) output.
+  {
+    const std::size_t w = 45, h = 23;
+    const std::vector<float> ha = pacxx_test::random_floats(w * h, 23, -1.f, 1.f),
+                             hb = pacxx_test::random_floats(w * h, 24, -1.f, 1.f);
+    gpu::vector<float> a = gpu::copy(ha), b = gpu::copy(hb), out(w * h);
+    auto t = gpu::transposed(gpu::md(out, h, w));
+    transform_groups<P>(
+        gpu::stencil2<1>(gpu::md(a, w, h), gpu::md(b, w, h), gpu::boundary::constant(0.f)), t,
+        [](auto n) { return n.first(0, 0) - n.first(-1, 0) + n.second(0, 1) - n.second(0, -1); });
+    const std::vector<float> g = gpu::copy(out);
+    for (std::size_t y = 0; y < h; ++y)
+      for (std::size_t x = 0; x < w; ++x) {
+        const float am = x > 0 ? ha[x - 1 + w * y] : 0.f, bm = y > 0 ? hb[x + w * (y - 1)] : 0.f,
+                    bp = y + 1 < h ? hb[x + w * (y + 1)] : 0.f;
+        ASSERT_EQ(g[y + h * x], ha[x + w * y] - am + bp - bm) << x << "," << y;
+      }
+  }
+}
+
+TEST(Stencil, GroupsOfRowsAndPlanesMatchTheHost) {
+  groups_match_the_host<groups_everywhere>();
+  groups_match_the_host<groups_of_three_small_grid>();
+}
+
 TEST(Stencil, TwoArraysUnderOneStencilAndForEach) {
   const std::size_t w = 45, h = 23;
   const std::vector<float> ha = pacxx_test::random_floats(w * h, 1, -1.f, 1.f),

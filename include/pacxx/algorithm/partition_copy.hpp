@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "pacxx/algorithm/copy_if.hpp"
@@ -22,7 +23,8 @@
 namespace gpu {
 namespace detail {
 
-template <class In, class OutT, class OutF, class Pred>
+// Policy: void for pacxx::policy::select_for<the input's value type> (benchmarks pass others).
+template <class Policy = void, class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, OutT &&out_true,
                                                    OutF &&out_false, Pred pred) {
   static_assert(pacxx::is_device_copyable<Pred>::value,
@@ -36,7 +38,8 @@ std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, Ou
   if (n == 0)
     return {0, 0};
   using U = ranges::range_value_t<decltype(src)>;
-  using P = pacxx::policy::select_for<U>;
+  using P = typename std::conditional<std::is_void<Policy>::value, pacxx::policy::select_for<U>,
+                                      Policy>::type;
   const select_if<Pred> sel{pred};
   const std::size_t t = select_with(n, [&](auto c_type) -> std::size_t {
     using C = decltype(c_type);

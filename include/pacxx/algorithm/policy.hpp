@@ -52,10 +52,27 @@ struct shaped {
 // and Canny from 12.6 to 15.8 ms at 2048^2. The 2D 5-point stencil here is L2-bound (ncu:
 // 2.06 bytes of L2 a byte of DRAM, L2 at 76% of its peak); the march halved its L2 bytes
 // but left it latency-bound.
+//
+// gpu::transform over a 2D or 3D stencil takes `group` consecutive elements of the
+// slowest axis (rows in 2D, planes in 3D) a thread, and where all of them are interior it
+// computes all their values before it stores any: the loads of neighbours the group's
+// elements share (n(0, 1) of a row is n(0, 0) of the next) are then one load, and a thread
+// has group rows of loads in flight, not one. In a throwaway CUDA kernel of the 2D
+// 5-point stencil, clamped, at 8192^2 (H100, 2026-12-07; cudaMemcpy of the same bytes 181
+// us): one element a thread 263-271 us for blocks of 32 x 8, 128 x 2 and 256 x 1; 4 rows
+// a thread 199-203 us, 8 rows 191-208, 2 rows 213; 4 rows block_y apart (this policy's
+// `rows`, the loads not shared) 214. The 3D 7-point stencil at 512^3 (cudaMemcpy 361 us):
+// one element a thread 674 us, 2 / 4 / 8 planes a thread 505 / 455 / 453, a loop
+// marching 16 planes with the column in registers 449. Groups that touch the border take
+// the per-element path. Not on PoCL (where a warp is one work-item) unless
+// group_everywhere: there the loads of a group only add code to compile; the tests set it
+// to run the path on the CPU.
 struct shaped_stencil : shaped {
   // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;
-  static constexpr std::size_t x_items = 8; // elements of its row a thread takes
+  static constexpr std::size_t x_items = 8;       // elements of its row a thread takes
+  static constexpr std::size_t group = 4;         // consecutive rows (2D) or planes (3D) a thread
+  static constexpr bool group_everywhere = false; // groups also where a warp is one work-item
 };
 
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
@@ -586,10 +603,24 @@ template <class T, bool Ordered = false> struct segmented_scan : scan_for<T, Ord
 // elements, all loaded before they are folded), about split_tiles of them, and a segment
 // is split over the tiles it covers. The warp path on the H200, 2^26 floats, against
 // CUB's DeviceSegmentedReduce (2026-11-27): segments of 100 1247 GB/s (CUB 326), 1000
-// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented). On the H100 (2^26 floats,
-// benchmarks/results/2026-11-28-h100-segmented-select) the tiles fold segments of
-// 100000 at 0.81x CUB. split_items, split_tiles, split_min_blocks and finish_alone are
-// first guesses, not measured one against another.
+// 2419 (1664) (benchmarks/results/2026-11-27-h200-segmented).
+// The tiles' shape, measured on the H100 (2026-12-07, segmented.cpp with policy variants,
+// us at 2^20 / 2^22 / 2^24 / 2^26 floats; CUB 16.2 / 17.4 / 38.6 / 102 for segments of
+// 100000, 23.3 / 27.7 / 60.2 / 124 mixed):
+//   tiles   items  launch bound  segments of 100000       mixed
+//   4096    8      8 blocks      19.4 / 26.4 / 43.1 / 123  30.0 / 31.0 / 59.6 / 132
+//   4096    8      none          18.4 / 25.3 / 44.7 / 110  26.1 / 30.8 / 59.8 / 125
+//   2112    8      none          17.9 / 25.1 / 42.7 / 109  25.8 / 30.4 / 57.7 / 128
+//   1056    8      8 blocks      17.9 / 20.3 / 42.9 / 114  25.7 / 27.0 / 60.3 / 140
+//   1056    8      none          17.7 / 20.2 / 43.4 / 116  25.7 / 26.8 / 59.1 / 148
+//   1056    16     none          16.8 / 20.7 / 42.0 / 111  24.2 / 28.9 / 61.1 / 147
+//   8192    8      none          17.8 / 26.5 / 55.0 / 111  26.3 / 30.3 / 72.6 / 128
+//   528     16     none          20.3 / 20.4 / 42.1 / 109  24.3 / 34.5 / 62.3 / 141
+// The launch bound cost registers (spills) and gained nothing. Many tiles suit mixed
+// lengths at 2^26 (a tile of short segments takes longer than one of a long one); few
+// suit small inputs, where a tile of one round is mostly its start (the search for its
+// segment): 1056 tiles at 2^22 are tiles of 2 rounds. So about 2112 tiles, each at least
+// split_min_rounds rounds.
 struct segmented_reduce {
   static constexpr std::size_t block = 256; // threads a block
   // gpu::scatter_reduce's fold of sorted runs: a block, not a warp, a run from this mean
@@ -601,15 +632,11 @@ struct segmented_reduce {
   // 121 us at segments of 1000 and 1393 against 201 at 100 (H100, 2^26 floats,
   // benchmarks/results/2026-11-28-h100-segmented-select, segsum*_pacxxtiles).
   static constexpr std::size_t split_min_mean = 2048;
-  static constexpr std::size_t split_items = 8;    // loads in flight a thread (a round)
-  static constexpr std::size_t split_tiles = 4096; // about this many tiles (blocks) a call
+  static constexpr std::size_t split_items = 8;      // loads in flight a thread (a round)
+  static constexpr std::size_t split_tiles = 2112;   // about this many tiles (blocks) a call
+  static constexpr std::size_t split_min_rounds = 2; // rounds a tile at least
   // Launch bound of the tiles' kernel: blocks a multiprocessor should hold (0: none).
-  // Every tile is as long, so blocks run in waves: with 8 (at most 32 registers) 4096
-  // tiles are 3.9 waves on 132 multiprocessors; unbounded, ptxas (sm_90) gives the
-  // kernel 35-40 registers, room for 6 blocks: 5.2 waves, the last a sixth full. Bounded
-  // it spills 16-48 bytes (ptxas -v on the tests' kernels); which is faster is to be
-  // measured on the H100.
-  static constexpr std::size_t split_min_blocks = 8;
+  static constexpr std::size_t split_min_blocks = 0;
   // The second pass after tiles: a warp a segment up to this many segments (about one
   // wave of blocks of 8 warps on an H100), the lanes folding the segment's parts (the
   // tiles it touches); above, a thread a segment.

@@ -495,10 +495,13 @@ void segmented_reduce_with(Values &&values, Offsets &&offsets, Out &&out, T init
   }
   const std::size_t segments = m - 1;
   const bool split = n > 0 && n / segments >= P::split_min_mean;
-  // Tiles of whole rounds (block x split_items elements), about split_tiles of them.
+  // Tiles of whole rounds (block x split_items elements), about split_tiles of them, of
+  // split_min_rounds rounds at least.
   const std::size_t round = P::block * P::split_items;
+  const std::size_t rounds =
+      pacxx::detail::ceil_div(pacxx::detail::ceil_div(n, P::split_tiles), round);
   const std::size_t tile =
-      split ? pacxx::detail::ceil_div(pacxx::detail::ceil_div(n, P::split_tiles), round) * round
+      split ? (rounds > P::split_min_rounds ? rounds : P::split_min_rounds) * round
             : (n > 0 ? n : 1); // one part a segment: all of it in results
   const std::size_t tiles = split ? pacxx::detail::ceil_div(n, tile) : 0;
   using U = unsigned long long;

@@ -36,17 +36,49 @@ template <class D> bool output_has_room(D &dst, std::size_t n) {
   return n != 0;
 }
 
+// transform_shaped_with's loops (device code): by groups (a stencil of rank 2 or 3) or
+// element by element.
+template <class P, std::size_t Rank, class V, class In, class F, class Store>
+inline void transform_shaped_body(const pacxx::detail::extents3 &e, const In &in, F &f,
+                                  Store &store, std::true_type /*groups*/) {
+  pacxx::detail::stencil_groups<P, Rank, V>(e, in, f, store);
+}
+template <class P, std::size_t Rank, class V, class In, class F, class Store>
+inline void transform_shaped_body(const pacxx::detail::extents3 &e, const In &in, F &f,
+                                  Store &store, std::false_type) {
+  pacxx::detail::load_store_coords<P>(
+      e,
+      [&](std::size_t x, std::size_t y, std::size_t z) -> V {
+        return pacxx::detail::apply_at(in, f, x, y, z);
+      },
+      store);
+}
 // A shaped input (an md view, indices, a stencil): a 2D/3D grid; out is written at
 // x + w * (y + h * z), or by coordinates where it is shaped too (then with the same
-// extents).
-template <class S, class D, class F> void transform_shaped(const S &src, const D &dst, F f) {
+// extents). A stencil of rank 2 or 3 goes by groups of rows or planes a thread
+// (detail/shaped.hpp: stencil_groups); P is the policy (policy::shaped or
+// shaped_stencil; tests pass their own).
+template <class S>
+using stencil_groups_apply =
+    std::integral_constant<bool, pacxx::detail::has_interior<S>::value && (S::rank >= 2)>;
+template <class P, std::size_t Rank>
+pacxx::launch_config shaped_launch(const pacxx::detail::extents3 &e, std::true_type /*groups*/) {
+  return pacxx::detail::stencil_grid<P, Rank>(e);
+}
+template <class P, std::size_t Rank>
+pacxx::launch_config shaped_launch(const pacxx::detail::extents3 &e, std::false_type) {
+  return pacxx::detail::shaped_grid<P>(e);
+}
+template <class P, class S, class D, class F>
+void transform_shaped_with(const S &src, const D &dst, F f) {
   const pacxx::detail::extents3 e = pacxx::detail::extents_of(src);
   using shaped_out = pacxx::detail::is_shaped<D>;
   pacxx::detail::check_shaped_output(dst, e, "gpu::transform", shaped_out{});
   const std::size_t n = e.w * e.h * e.d;
   if (!output_has_room(dst, n))
     return;
-  using P = pacxx::detail::shaped_policy<S>;
+  using groups = stencil_groups_apply<S>;
+  constexpr std::size_t rank = groups::value ? S::rank : 2;
   pacxx::kernel(
       [f](const auto &in_view, const auto &out_view, pacxx::detail::extents3 e0) {
         // The extents as JIT-time constants (detail/shaped.hpp: restaged).
@@ -54,16 +86,16 @@ template <class S, class D, class F> void transform_shaped(const S &src, const D
         auto in = pacxx::detail::restaged(in_view, e);
         auto out = out_view;
         using V = typename transform_value<F, decltype(in.at_coords(0, 0, 0)), decltype(out)>::type;
-        pacxx::detail::load_store_coords<P>(
-            e,
-            [&](std::size_t x, std::size_t y, std::size_t z) -> V {
-              return pacxx::detail::apply_at(in, f, x, y, z);
-            },
-            [&](std::size_t x, std::size_t y, std::size_t z, V &&v) {
-              pacxx::detail::output_at(out, e, x, y, z, shaped_out{}) = std::move(v);
-            });
+        auto store = [&](std::size_t x, std::size_t y, std::size_t z, V &&v) {
+          pacxx::detail::output_at(out, e, x, y, z, shaped_out{}) = std::move(v);
+        };
+        auto g = f;
+        transform_shaped_body<P, rank, V>(e, in, g, store, groups{});
       },
-      pacxx::detail::shaped_grid<P>(e))(src, dst, e);
+      shaped_launch<P, rank>(e, groups{}))(src, dst, e);
+}
+template <class S, class D, class F> void transform_shaped(const S &src, const D &dst, F f) {
+  transform_shaped_with<pacxx::detail::shaped_policy<S>>(src, dst, f);
 }
 template <class S, class D, class F>
 void transform_views(const S &src, const D &dst, F f, std::true_type) {

@@ -124,7 +124,8 @@ std::size_t set_op_pass(const VA &a, const VB &b, const VO &out, Comp comp,
       [comp](const auto &a_view, const auto &b_view, const auto &out_view, const std::size_t *cuts,
              std::size_t tiles, const pacxx::tile_state<C> &s, C *total, int stores) {
         constexpr std::size_t B = P::block, I = P::items;
-        pacxx::launch_bounds(P::block, P::min_blocks);
+        if (P::min_blocks > 0) // 0: no launch bound
+          pacxx::launch_bounds(P::block, P::min_blocks);
         auto av = a_view;
         auto bv = b_view;
         auto ov = out_view;
@@ -163,12 +164,13 @@ std::size_t set_op_pass(const VA &a, const VB &b, const VO &out, Comp comp,
 
 // op over device views a and b (sorted by comp) into device view out; T: the elements'
 // type in the tile (b's elements are converted to it). Returns the number written.
-template <set_op Op, class T, class VA, class VB, class VO, class Comp>
+// P: the policy (benchmarks pass others).
+template <set_op Op, class T, class P = pacxx::policy::set_ops_for<T>, class VA, class VB, class VO,
+          class Comp>
 std::size_t set_op_views(const char *name, const VA &a, const VB &b, const VO &out, Comp comp) {
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu set operations: the comparison must be trivially copyable (capture values "
                 "only)");
-  using P = pacxx::policy::set_ops_for<T>;
   const std::size_t na = pacxx::detail::device_size(a), nb = pacxx::detail::device_size(b);
   const std::size_t m = pacxx::detail::device_size(out);
   const std::size_t bound = set_op_bound(Op, na, nb);

@@ -14,6 +14,7 @@
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/algorithm/policy.hpp"
+#include "pacxx/block/warp.hpp"
 #include "pacxx/error.hpp"
 #include "pacxx/runtime.hpp"
 #include "pacxx/stage.hpp"
@@ -157,6 +158,83 @@ inline void load_store_coords(const extents3 &e, Load &&load, Store &&store) {
     load_store_coords_as<P, unsigned>(e, load, store);
   else
     load_store_coords_as<P, std::size_t>(e, load, store);
+}
+
+template <class Store, class I, std::size_t... K, class... T>
+inline void store_group(Store &store, I x, I y, I z, I gy, I gz, std::index_sequence<K...>,
+                        T &&...v) {
+  int in_order[] = {
+      0,
+      (store(x, y + static_cast<I>(K) * gy, z + static_cast<I>(K) * gz, std::forward<T>(v)), 0)...};
+  (void)in_order;
+}
+// f of the interior neighbourhoods of a group's elements, all before the first store.
+template <class T, class Store, class V, class F, class I, std::size_t... K>
+inline void stencil_group(Store &store, const V &in, F &f, I x, I y, I z, I gy, I gz,
+                          std::index_sequence<K...> ks) {
+  store_group(
+      store, x, y, z, gy, gz, ks,
+      T(f(in.at_coords_interior(x, y + static_cast<I>(K) * gy, z + static_cast<I>(K) * gz)))...);
+}
+
+// gpu::transform over a stencil of rank 2 or 3 (policy::shaped_stencil says why): a
+// thread takes P::group consecutive elements of the slowest axis (rows in 2D, planes in
+// 3D) at each of its x. Where the whole group is interior, f of every element's interior
+// neighbourhood is computed before the first store (stencil_group: they are all
+// arguments of one call), so the neighbours the elements share are one load and the
+// group's loads are in flight together; elsewhere (the border, or where a warp is one
+// work-item and not P::group_everywhere) one element after another, each as
+// load_store_coords_as takes it. store(x, y, z, T) writes element (x, y, z); the grid is
+// stencil_grid<P, Rank>; coordinates of type I.
+template <class P, std::size_t Rank, class I, class T, class V, class F, class Store>
+inline void stencil_groups_as(const extents3 &e, const V &in, F &f, Store &store) {
+  static_assert(Rank == 2 || Rank == 3, "stencil groups: rank 2 or 3");
+  constexpr I G = static_cast<I>(P::group);
+  const Block b = Block::get();
+  const index3 t = Thread::get().local, g = Grid::get().size;
+  const I w = static_cast<I>(e.w), h = static_cast<I>(e.h), d = static_cast<I>(e.d);
+  const I bx = static_cast<I>(b.size.x), by = static_cast<I>(b.size.y);
+  const bool groups = P::group_everywhere || pacxx::warp::size() > 1;
+  // The group's elements are (x, y + k gy, z + k gz), k < G.
+  const I gy = Rank == 2 ? 1 : 0, gz = Rank == 3 ? 1 : 0;
+  const I zg = Rank == 3 ? G : 1, yg = Rank == 2 ? G : 1;
+  for (I z = static_cast<I>(b.index.z) * zg; z < d; z += static_cast<I>(g.z) * zg)
+    for (I y = (static_cast<I>(b.index.y) * by + static_cast<I>(t.y)) * yg; y < h;
+         y += static_cast<I>(g.y) * by * yg)
+      for (I x = static_cast<I>(b.index.x) * bx + static_cast<I>(t.x); x < w;
+           x += static_cast<I>(g.x) * bx) {
+        const I ye = y + (G - 1) * gy, ze = z + (G - 1) * gz; // the group's last element
+        if (groups && ye < h && ze < d && in.interior(x, y, z) && in.interior(x, ye, ze)) {
+          stencil_group<T>(store, in, f, x, y, z, gy, gz, std::make_index_sequence<P::group>{});
+        } else {
+          for (I k = 0; k < G; ++k)
+            if (y + k * gy < h && z + k * gz < d)
+              store(x, y + k * gy, z + k * gz, T(apply_at(in, f, x, y + k * gy, z + k * gz)));
+        }
+      }
+}
+
+// The grid of stencil_groups_as<P, Rank>: a block covers block_x x_items columns and
+// block_y groups of rows (2D) or block_y rows of a group of planes (3D).
+template <class P, std::size_t Rank> launch_config stencil_grid(const extents3 &e) {
+  auto blocks = [](std::size_t n, std::size_t per, std::size_t most) {
+    std::size_t b = ceil_div(n, per);
+    return b > most ? most : b;
+  };
+  const std::size_t yg = Rank == 2 ? P::group : 1, zg = Rank == 3 ? P::group : 1;
+  return {{blocks(e.w, P::block_x * P::x_items, P::max_blocks_x),
+           blocks(e.h, P::block_y * yg, P::max_blocks_yz), blocks(e.d, zg, P::max_blocks_yz)},
+          {P::block_x, P::block_y}};
+}
+
+// stencil_groups_as with 32-bit coordinates where the space has fewer than 2^31
+// elements (as load_store_coords).
+template <class P, std::size_t Rank, class T, class V, class F, class Store>
+inline void stencil_groups(const extents3 &e, const V &in, F &f, Store &&store) {
+  if (e.w * e.h * e.d < (std::size_t(1) << 31))
+    stencil_groups_as<P, Rank, unsigned, T>(e, in, f, store);
+  else
+    stencil_groups_as<P, Rank, std::size_t, T>(e, in, f, store);
 }
 
 // body(x, y, z) for every coordinate (device code).
