@@ -57,21 +57,40 @@ struct shaped {
 // slowest axis (rows in 2D, planes in 3D) a thread, and where all of them are interior it
 // computes all their values before it stores any: the loads of neighbours the group's
 // elements share (n(0, 1) of a row is n(0, 0) of the next) are then one load, and a thread
-// has group rows of loads in flight, not one. In a throwaway CUDA kernel of the 2D
-// 5-point stencil, clamped, at 8192^2 (H100, 2026-12-07; cudaMemcpy of the same bytes 181
-// us): one element a thread 263-271 us for blocks of 32 x 8, 128 x 2 and 256 x 1; 4 rows
-// a thread 199-203 us, 8 rows 191-208, 2 rows 213; 4 rows block_y apart (this policy's
-// `rows`, the loads not shared) 214. The 3D 7-point stencil at 512^3 (cudaMemcpy 361 us):
-// one element a thread 674 us, 2 / 4 / 8 planes a thread 505 / 455 / 453, a loop
-// marching 16 planes with the column in registers 449. Groups that touch the border take
-// the per-element path. Not on PoCL (where a warp is one work-item) unless
-// group_everywhere: there the loads of a group only add code to compile; the tests set it
-// to run the path on the CPU.
+// has group rows of loads in flight, not one. Groups that touch the border take the
+// per-element path. Not on PoCL (where a warp is one work-item) unless group_everywhere:
+// there a group's loads only add code to compile; the tests set it to run the path on
+// the CPU. gpu::for_each keeps the per-element path (x_items, rows): its function may
+// write anything, there are no values to compute before the stores.
+// A throwaway CUDA kernel first (benchmarks/results/2026-12-07-h100-stencil-segmented/ab,
+// H100; cudaMemcpy of the same bytes 181 us at 8192^2, 361 at 512^3): the 2D 5-point
+// stencil, clamped, at 8192^2 one element a thread 263-271 us (blocks of 32 x 8, 128 x 2,
+// 256 x 1), 4 rows a thread 199-203, 8 rows 191-208, 2 rows 213, 4 rows block_y apart
+// (`rows`, no loads shared) 214; the 3D 7-point one at 512^3 one element 674 us, 2 / 4 /
+// 8 planes 505 / 455 / 453.
+// Then pacxx's (shapes.cpp with policies, same folder; H100, 2026-12-07, one repetition
+// but the first row's three; us at 2048^2 / 4096^2 / 8192^2 and 128^3 / 256^3 / 512^3;
+// the naive CUDA kernel 22.7 / 75.3 / 274 and 19.0 / 92.8 / 679, the copy 15.8 / 54.6 /
+// 187 and 11.5 / 54.4 / 366; without groups on 2026-11-27: 20.4 / 70.9 / 244 and 18.5 /
+// 101.6 / 680):
+//   group  block   x items   2D                  3D
+//   4      32 x 8  8         20.7 / 77.6 / 245   18.1 / 92.6 / 513
+//   4      32 x 8  1         19.8 / 65.7 / 224   18.1 / 74.2 / 485
+//   2      32 x 8  8         17.0 / 69.3 / 237   16.8 / 87.6 / 510
+//   8      32 x 8  8         29.7 / 89.1 / 261   22.8 / 116  / 586
+//   4      64 x 4  4         19.8 / 69.2 / 230   17.4 / 81.1 / 495
+//   8      128 x 1 2         20.3 / 68.2 / 226   19.1 / 92.8 / 570
+// With 8 x items a block covers 256 columns and 32 rows: stable fluids' 1026^2 grid was
+// 165 blocks (645 without groups), and its step took 1.80 ms against 1.05 without groups
+// (fluids.cpp; H100, this run and 2026-11-27's), Canny at 4096^2 177 against 160 ms. So
+// groups take group_x_items = 1 (1089 blocks there). Canny and fluids are not yet
+// measured with it (the session's device time ran out).
 struct shaped_stencil : shaped {
   // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;
   static constexpr std::size_t x_items = 8;       // elements of its row a thread takes
   static constexpr std::size_t group = 4;         // consecutive rows (2D) or planes (3D) a thread
+  static constexpr std::size_t group_x_items = 1; // x_items where a thread takes groups
   static constexpr bool group_everywhere = false; // groups also where a warp is one work-item
 };
 

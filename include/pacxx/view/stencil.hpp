@@ -23,7 +23,9 @@
 // gpu::stencil2<R>(a, b, boundary): two arrays of the same extents under one stencil;
 // the element is a pair of neighbourhoods (n.first, n.second).
 // Reading a neighbourhood costs global-memory (cache) reads: for small radii the caches
-// serve the reuse between threads.
+// serve the reuse between threads. On a GPU, gpu::transform over a 2D or 3D stencil
+// gives a thread 4 consecutive rows (planes) and computes an interior group's values
+// before it stores them, so the rows they share are one load (policy::shaped_stencil).
 #pragma once
 #include <cstddef>
 #include <string>

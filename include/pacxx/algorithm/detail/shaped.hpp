@@ -214,7 +214,7 @@ inline void stencil_groups_as(const extents3 &e, const V &in, F &f, Store &store
       }
 }
 
-// The grid of stencil_groups_as<P, Rank>: a block covers block_x x_items columns and
+// The grid of stencil_groups_as<P, Rank>: a block covers block_x group_x_items columns and
 // block_y groups of rows (2D) or block_y rows of a group of planes (3D).
 template <class P, std::size_t Rank> launch_config stencil_grid(const extents3 &e) {
   auto blocks = [](std::size_t n, std::size_t per, std::size_t most) {
@@ -222,7 +222,7 @@ template <class P, std::size_t Rank> launch_config stencil_grid(const extents3 &
     return b > most ? most : b;
   };
   const std::size_t yg = Rank == 2 ? P::group : 1, zg = Rank == 3 ? P::group : 1;
-  return {{blocks(e.w, P::block_x * P::x_items, P::max_blocks_x),
+  return {{blocks(e.w, P::block_x * P::group_x_items, P::max_blocks_x),
            blocks(e.h, P::block_y * yg, P::max_blocks_yz), blocks(e.d, zg, P::max_blocks_yz)},
           {P::block_x, P::block_y}};
 }
