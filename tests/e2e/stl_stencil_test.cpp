@@ -55,6 +55,43 @@ struct Host2D {
   }
 };
 
+// A 3D host array read through a boundary rule (the constant k where it maps to -1).
+struct Host3D {
+  const std::vector<float> &v;
+  long w, h, d;
+  Mode m;
+  float k;
+  float operator()(long x, long y, long z) const {
+    const long xx = host_map(x, w, m), yy = host_map(y, h, m), zz = host_map(z, d, m);
+    if (xx < 0 || yy < 0 || zz < 0)
+      return k;
+    return v[static_cast<std::size_t>(xx + w * (yy + h * zz))];
+  }
+};
+
+// An 11-point stencil of radius (1, 1, 2), a weight per offset, so that a read one step
+// off shows; n is a device neighbourhood or the host's reads around a point.
+struct eleven_point {
+  template <class N> float operator()(const N &n) const {
+    return n(0, 0, 0) + 2.f * n(0, 0, -1) + 3.f * n(0, 0, 1) + 5.f * n(0, 0, -2) +
+           7.f * n(0, 0, 2) + 11.f * n(-1, 0, 0) + 13.f * n(1, 0, 0) + 17.f * n(0, -1, 0) +
+           19.f * n(0, 1, 0) + 23.f * n(1, 1, 1) + 29.f * n(-1, -1, -2);
+  }
+};
+
+// g (x fastest) is eleven_point over the host array a at every point.
+void expect_eleven_point(const std::vector<float> &g, const Host3D &a) {
+  for (long z = 0; z < a.d; ++z)
+    for (long y = 0; y < a.h; ++y)
+      for (long x = 0; x < a.w; ++x) {
+        const float want =
+            eleven_point{}([&](int dx, int dy, int dz) { return a(x + dx, y + dy, z + dz); });
+        ASSERT_NEAR(g[static_cast<std::size_t>(x + a.w * (y + a.h * z))], want,
+                    1e-4f * (1.f + std::fabs(want)))
+            << x << "," << y << "," << z;
+      }
+}
+
 struct Case {
   std::size_t w, h;
   Mode mode;
@@ -199,11 +236,7 @@ TEST(Stencil, LongColumnsRadiusTwoRuntimeOffsetsMatchTheHost) {
     const std::vector<float> host =
         pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 5, -1.f, 1.f);
     gpu::vector<float> in = gpu::copy(host), out(host.size()), out2(host.size());
-    auto f3 = [](auto n) {
-      return n(0, 0, 0) + 2.f * n(0, 0, -1) + 3.f * n(0, 0, 1) + 5.f * n(0, 0, -2) +
-             7.f * n(0, 0, 2) + 11.f * n(-1, 0, 0) + 13.f * n(1, 0, 0) + 17.f * n(0, -1, 0) +
-             19.f * n(0, 1, 0) + 23.f * n(1, 1, 1) + 29.f * n(-1, -1, -2);
-    };
+    const eleven_point f3{};
     auto run3 = [&](auto b) {
       auto a = gpu::md(in, w, h, d);
       gpu::transform(gpu::stencil<1, 1, 2>(a, b), out, f3);
@@ -224,25 +257,9 @@ TEST(Stencil, LongColumnsRadiusTwoRuntimeOffsetsMatchTheHost) {
       run3(gpu::boundary::constant(0.5f));
       break;
     }
-    auto at = [&](long x, long y, long z) {
-      const long xx = host_map(x, w, mode), yy = host_map(y, h, mode), zz = host_map(z, d, mode);
-      if (xx < 0 || yy < 0 || zz < 0)
-        return 0.5f;
-      return host[static_cast<std::size_t>(xx + w * (yy + h * zz))];
-    };
     const std::vector<float> g = gpu::copy(out), g2 = gpu::copy(out2);
-    for (long z = 0; z < d; ++z)
-      for (long y = 0; y < h; ++y)
-        for (long x = 0; x < w; ++x) {
-          const float want = at(x, y, z) + 2.f * at(x, y, z - 1) + 3.f * at(x, y, z + 1) +
-                             5.f * at(x, y, z - 2) + 7.f * at(x, y, z + 2) +
-                             11.f * at(x - 1, y, z) + 13.f * at(x + 1, y, z) +
-                             17.f * at(x, y - 1, z) + 19.f * at(x, y + 1, z) +
-                             23.f * at(x + 1, y + 1, z + 1) + 29.f * at(x - 1, y - 1, z - 2);
-          const std::size_t i = static_cast<std::size_t>(x + w * (y + h * z));
-          ASSERT_NEAR(g[i], want, 1e-4f * (1.f + std::fabs(want))) << x << "," << y << "," << z;
-          ASSERT_EQ(g2[i], g[i]) << x << "," << y << "," << z;
-        }
+    expect_eleven_point(g, Host3D{host, w, h, d, mode, 0.5f});
+    ASSERT_EQ(g2, g);
   }
   // 2D, radius (1, 2), 37 x 300, the column offset a runtime value (the neighbourhood
   // picks its register without indexing by it); ints, so results are exact.
@@ -319,11 +336,7 @@ template <class P> void groups_match_the_host() {
     const std::vector<float> host =
         pacxx_test::random_floats(static_cast<std::size_t>(w * h * d), 22, -1.f, 1.f);
     gpu::vector<float> in = gpu::copy(host), out(host.size());
-    auto f3 = [](auto n) {
-      return n(0, 0, 0) + 2.f * n(0, 0, -1) + 3.f * n(0, 0, 1) + 5.f * n(0, 0, -2) +
-             7.f * n(0, 0, 2) + 11.f * n(-1, 0, 0) + 13.f * n(1, 0, 0) + 17.f * n(0, -1, 0) +
-             19.f * n(0, 1, 0) + 23.f * n(1, 1, 1) + 29.f * n(-1, -1, -2);
-    };
+    const eleven_point f3{};
     auto a = gpu::md(in, w, h, d);
     if (mode == Mode::clamp)
       transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::clamp), out, f3);
@@ -331,25 +344,7 @@ template <class P> void groups_match_the_host() {
       transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::wrap), out, f3);
     else
       transform_groups<P>(gpu::stencil<1, 1, 2>(a, gpu::boundary::constant(0.5f)), out, f3);
-    auto at = [&](long x, long y, long z) {
-      const long xx = host_map(x, w, mode), yy = host_map(y, h, mode), zz = host_map(z, d, mode);
-      if (xx < 0 || yy < 0 || zz < 0)
-        return 0.5f;
-      return host[static_cast<std::size_t>(xx + w * (yy + h * zz))];
-    };
-    const std::vector<float> g = gpu::copy(out);
-    for (long z = 0; z < d; ++z)
-      for (long y = 0; y < h; ++y)
-        for (long x = 0; x < w; ++x) {
-          const float want = at(x, y, z) + 2.f * at(x, y, z - 1) + 3.f * at(x, y, z + 1) +
-                             5.f * at(x, y, z - 2) + 7.f * at(x, y, z + 2) +
-                             11.f * at(x - 1, y, z) + 13.f * at(x + 1, y, z) +
-                             17.f * at(x, y - 1, z) + 19.f * at(x, y + 1, z) +
-                             23.f * at(x + 1, y + 1, z + 1) + 29.f * at(x - 1, y - 1, z - 2);
-          ASSERT_NEAR(g[static_cast<std::size_t>(x + w * (y + h * z))], want,
-                      1e-4f * (1.f + std::fabs(want)))
-              << x << "," << y << "," << z;
-        }
+    expect_eleven_point(gpu::copy(out), Host3D{host, w, h, d, mode, 0.5f});
   }
   // Two arrays under one stencil, written through a transposed (shaped) output.
   {
