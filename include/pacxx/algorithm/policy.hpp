@@ -84,7 +84,10 @@ struct shaped {
 // 165 blocks (645 without groups), and its step took 1.80 ms against 1.05 without groups
 // (fluids.cpp; H100, this run and 2026-11-27's), Canny at 4096^2 177 against 160 ms. So
 // groups take group_x_items = 1 (1089 blocks there). Canny and fluids are not yet
-// measured with it (the session's device time ran out).
+// measured with it (the session's device time ran out). In these runs a group's
+// neighbourhoods each had their own address, so the loads they share were not merged
+// (20 loads a 2D group, 28 in 3D); they are now (14 and 22, detail/shaped.hpp:
+// stencil_group), not yet measured either.
 struct shaped_stencil : shaped {
   // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;

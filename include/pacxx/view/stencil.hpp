@@ -158,6 +158,15 @@ public:
            y_ + static_cast<std::size_t>(static_cast<std::ptrdiff_t>(dy)) < a_.height() &&
            z_ + static_cast<std::size_t>(static_cast<std::ptrdiff_t>(dz)) < a_.depth();
   }
+  // The neighbourhood k elements further along axis (1: y, 2: z), from an interior one:
+  // its iterator moved by k strides, so the reads of a group of neighbourhoods are
+  // constant offsets from one address, and the compiler sees which are the same element.
+  neighbourhood_md along(std::size_t axis, std::size_t k) const {
+    neighbourhood_md n = *this;
+    n.c_ = c_ + static_cast<std::ptrdiff_t>(k) * s_[axis];
+    (axis == 1 ? n.y_ : n.z_) += k;
+    return n;
+  }
   std::size_t x() const noexcept { return x_; }
   std::size_t y() const noexcept { return y_; }
   std::size_t z() const noexcept { return z_; }
@@ -179,6 +188,15 @@ inline bool neighbourhood_inside(std::size_t x, std::size_t y, std::size_t z, st
 } // namespace detail
 
 namespace detail {
+// A neighbourhood (or gpu::stencil2's pair of them) k elements along axis (1: y, 2: z).
+template <class N> N neighbourhood_along(const N &n, std::size_t axis, std::size_t k) {
+  return n.along(axis, k);
+}
+template <class A, class B>
+std::pair<A, B> neighbourhood_along(const std::pair<A, B> &n, std::size_t axis, std::size_t k) {
+  return {n.first.along(axis, k), n.second.along(axis, k)};
+}
+
 // No second array (gpu::stencil).
 struct no_array {
   std::size_t extent(std::size_t) const noexcept { return 1; }
@@ -255,6 +273,12 @@ public:
   // The same without boundary tests, where interior(x, y, z).
   auto at_coords_interior(std::size_t x, std::size_t y, std::size_t z) const {
     return p_.template make<true>(x, y, z, p_.b);
+  }
+  // at_coords_interior k elements along axis (1: y, 2: z) from n, an interior
+  // neighbourhood of this view, where that element is interior too: n's reads moved by
+  // k rows (planes), as one base address for a thread's group (detail/shaped.hpp).
+  template <class N> static N interior_along(const N &n, std::size_t axis, std::size_t k) {
+    return detail::neighbourhood_along(n, axis, k);
   }
   // The same stencil over its arrays with extents (w, h, d) (md_view::with_extents).
   stencil_view with_extents(std::size_t w, std::size_t h, std::size_t d) const {

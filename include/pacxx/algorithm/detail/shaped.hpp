@@ -169,12 +169,16 @@ inline void store_group(Store &store, I x, I y, I z, I gy, I gz, std::index_sequ
   (void)in_order;
 }
 // f of the interior neighbourhoods of a group's elements, all before the first store.
+// Each is the first one moved along the group's axis (interior_along): with one base
+// address the compiler merges the loads the elements share (n(0, 1) of a row is n(0, 0)
+// of the next). Built each from its own coordinates, they had separate addresses: the
+// 2D 5-point stencil's group of 4 issued 20 loads instead of 14 (PTX, sm_90).
 template <class T, class Store, class V, class F, class I, std::size_t... K>
 inline void stencil_group(Store &store, const V &in, F &f, I x, I y, I z, I gy, I gz,
                           std::index_sequence<K...> ks) {
-  store_group(
-      store, x, y, z, gy, gz, ks,
-      T(f(in.at_coords_interior(x, y + static_cast<I>(K) * gy, z + static_cast<I>(K) * gz)))...);
+  const auto n0 = in.at_coords_interior(x, y, z);
+  const std::size_t axis = gz != 0 ? 2 : 1;
+  store_group(store, x, y, z, gy, gz, ks, T(f(V::interior_along(n0, axis, K)))...);
 }
 
 // gpu::transform over a stencil of rank 2 or 3 (policy::shaped_stencil says why): a
