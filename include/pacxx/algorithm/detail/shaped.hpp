@@ -95,27 +95,33 @@ template <class V> extents3 extents_of(const V &v) {
   return {v.extent(0), v.extent(1), v.extent(2)};
 }
 
+// Blocks along an axis of n elements, per elements a block, at most `most`.
+inline std::size_t grid_blocks(std::size_t n, std::size_t per, std::size_t most) {
+  const std::size_t b = ceil_div(n, per);
+  return b > most ? most : b;
+}
+
 template <class P> launch_config shaped_grid(const extents3 &e) {
-  auto blocks = [](std::size_t n, std::size_t per, std::size_t most) {
-    std::size_t b = ceil_div(n, per);
-    return b > most ? most : b;
-  };
-  return {{blocks(e.w, P::block_x * P::x_items, P::max_blocks_x),
-           blocks(e.h, P::block_y * P::rows, P::max_blocks_yz), blocks(e.d, 1, P::max_blocks_yz)},
+  return {{grid_blocks(e.w, P::block_x * P::x_items, P::max_blocks_x),
+           grid_blocks(e.h, P::block_y * P::rows, P::max_blocks_yz),
+           grid_blocks(e.d, 1, P::max_blocks_yz)},
           {P::block_x, P::block_y}};
 }
 
-template <class Store, std::size_t... K, class... V>
-inline void store_rows(Store &store, std::size_t x, std::size_t y, std::size_t z, std::size_t by,
-                       std::index_sequence<K...>, V &&...v) {
-  int in_order[] = {0, (store(x, y + K * by, z, std::forward<V>(v)), 0)...};
+// store(x, y + K gy, z + K gz, v[K]) for each K, in order.
+template <class Store, class I, std::size_t... K, class... T>
+inline void store_group(Store &store, I x, I y, I z, I gy, I gz, std::index_sequence<K...>,
+                        T &&...v) {
+  int in_order[] = {
+      0,
+      (store(x, y + static_cast<I>(K) * gy, z + static_cast<I>(K) * gz, std::forward<T>(v)), 0)...};
   (void)in_order;
 }
 template <class Load, class Store, std::size_t... K>
 inline void load_store_rows(Load &load, Store &store, std::size_t x, std::size_t y, std::size_t z,
                             std::size_t by, std::index_sequence<K...> ks) {
   // Every load is an argument: all happen before the first store (policy::elementwise).
-  store_rows(store, x, y, z, by, ks, load(x, y + K * by, z)...);
+  store_group(store, x, y, z, by, std::size_t(0), ks, load(x, y + K * by, z)...);
 }
 
 // store(x, y, z, load(x, y, z)) for every coordinate of a w x h x d space, in the grid
@@ -152,22 +158,17 @@ inline void load_store_coords_as(const extents3 &e, Load &load, Store &store) {
 // dropped: a stencil thread's x_items elements as one group, all loads before the
 // first store where the whole group is inside: the 3D 7-point stencil went from 683 to
 // 928 us at 512^3, the 2D one from 246 to 250 us at 8192^2; H100, 2026-11-27.)
+template <class F> inline void with_coordinate_type(const extents3 &e, F &&f) {
+  if (e.w * e.h * e.d < (std::size_t(1) << 31))
+    f(0u);
+  else
+    f(std::size_t(0));
+}
 template <class P, class Load, class Store>
 inline void load_store_coords(const extents3 &e, Load &&load, Store &&store) {
-  if (e.w * e.h * e.d < (std::size_t(1) << 31))
-    load_store_coords_as<P, unsigned>(e, load, store);
-  else
-    load_store_coords_as<P, std::size_t>(e, load, store);
+  with_coordinate_type(e, [&](auto i) { load_store_coords_as<P, decltype(i)>(e, load, store); });
 }
 
-template <class Store, class I, std::size_t... K, class... T>
-inline void store_group(Store &store, I x, I y, I z, I gy, I gz, std::index_sequence<K...>,
-                        T &&...v) {
-  int in_order[] = {
-      0,
-      (store(x, y + static_cast<I>(K) * gy, z + static_cast<I>(K) * gz, std::forward<T>(v)), 0)...};
-  (void)in_order;
-}
 // f of the interior neighbourhoods of a group's elements, all before the first store.
 // Each is the first one moved along the group's axis (interior_along): with one base
 // address the compiler merges the loads the elements share (n(0, 1) of a row is n(0, 0)
@@ -221,13 +222,10 @@ inline void stencil_groups_as(const extents3 &e, const V &in, F &f, Store &store
 // The grid of stencil_groups_as<P, Rank>: a block covers block_x group_x_items columns and
 // block_y groups of rows (2D) or block_y rows of a group of planes (3D).
 template <class P, std::size_t Rank> launch_config stencil_grid(const extents3 &e) {
-  auto blocks = [](std::size_t n, std::size_t per, std::size_t most) {
-    std::size_t b = ceil_div(n, per);
-    return b > most ? most : b;
-  };
   const std::size_t yg = Rank == 2 ? P::group : 1, zg = Rank == 3 ? P::group : 1;
-  return {{blocks(e.w, P::block_x * P::group_x_items, P::max_blocks_x),
-           blocks(e.h, P::block_y * yg, P::max_blocks_yz), blocks(e.d, zg, P::max_blocks_yz)},
+  return {{grid_blocks(e.w, P::block_x * P::group_x_items, P::max_blocks_x),
+           grid_blocks(e.h, P::block_y * yg, P::max_blocks_yz),
+           grid_blocks(e.d, zg, P::max_blocks_yz)},
           {P::block_x, P::block_y}};
 }
 
@@ -235,10 +233,8 @@ template <class P, std::size_t Rank> launch_config stencil_grid(const extents3 &
 // elements (as load_store_coords).
 template <class P, std::size_t Rank, class T, class V, class F, class Store>
 inline void stencil_groups(const extents3 &e, const V &in, F &f, Store &&store) {
-  if (e.w * e.h * e.d < (std::size_t(1) << 31))
-    stencil_groups_as<P, Rank, unsigned, T>(e, in, f, store);
-  else
-    stencil_groups_as<P, Rank, std::size_t, T>(e, in, f, store);
+  with_coordinate_type(
+      e, [&](auto i) { stencil_groups_as<P, Rank, decltype(i), T>(e, in, f, store); });
 }
 
 // body(x, y, z) for every coordinate (device code).
