@@ -25,6 +25,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "pacxx/error.hpp"
+
 namespace pacxx {
 namespace detail {
 // The runtime's side (runtime/tune/tune.cpp).
@@ -39,6 +41,9 @@ long tune_lookup(const std::string &family, const std::string &space, std::uint6
 std::size_t tune_explore(const std::string &family, const std::string &space,
                          std::uint64_t size_class, std::size_t count, const std::string *names,
                          void (*trial)(void *ctx, std::size_t i), void *ctx);
+// The lanes of a warp of the current device (pacxx::warp::size() in its kernels): 32 on
+// CUDA, 1 on OpenCL.
+unsigned device_warp_size();
 } // namespace detail
 
 namespace tune {
@@ -115,6 +120,19 @@ template <class... Ps> struct names<space<Ps...>> {
     return n;
   }
 };
+// Candidates that declare `one_lane_only` true are made for devices whose warp is one
+// lane (PoCL's work-items, run one after the other: contiguous runs a work-item); on a
+// GPU they would run a few threads through the whole input, so exploration prunes them
+// there instead of timing them.
+template <class P, class = void> struct one_lane_only : std::false_type {};
+template <class P>
+struct one_lane_only<P, decltype(void(P::one_lane_only))>
+    : std::integral_constant<bool, P::one_lane_only> {};
+template <class P> void check_fits(const P &) {
+  if (one_lane_only<P>::value && pacxx::detail::device_warp_size() > 1)
+    throw pacxx::error("made for devices whose warp is one lane");
+}
+
 // "count;name0;name1;...": what a record's choice is an index into.
 template <class Space> const std::string &signature() {
   static const std::string s = [] {
@@ -199,7 +217,13 @@ std::size_t choose(const std::string &family, std::uint64_t size_class, Trial &&
   using T = typename std::remove_reference<Trial>::type;
   return pacxx::detail::tune_explore(
       family, detail::signature<Space>(), size_class, Space::size, detail::names<Space>::get(),
-      [](void *ctx, std::size_t i) { invoke<Space>(i, *static_cast<T *>(ctx)); }, &trial);
+      [](void *ctx, std::size_t i) {
+        invoke<Space>(i, [ctx](auto policy) {
+          detail::check_fits(policy);
+          (*static_cast<T *>(ctx))(policy);
+        });
+      },
+      &trial);
 }
 
 /// The stored choice for `family` at `size_class` (as choose, but never exploring): for

@@ -112,6 +112,10 @@ namespace detail {
 
 int tune_mode() { return rt::current_configuration().tune; }
 
+unsigned device_warp_size() {
+  return rt::current_device().target() == rt::ir_target::nvptx ? 32u : 1u;
+}
+
 long tune_lookup(const std::string &family, const std::string &space, std::uint64_t size_class,
                  std::size_t count) {
   rt::tuner &t = rt::tuner::get();

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <range/v3/view/transform.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 #include <dirent.h>
@@ -145,6 +147,77 @@ TEST(Tuning, ScanIsBitwiseTheSameUnderEveryCandidate) {
   }
 }
 
+// The runtime's warp size is the kernels' pacxx::warp::size(), and candidates made for
+// one-lane devices are pruned (a pacxx::error, which exploration records as pruned)
+// exactly where it is more than one.
+TEST(Tuning, OneLaneCandidatesArePrunedWhereAWarpHasMoreLanes) {
+  gpu::vector<unsigned> lanes(1);
+  pacxx::kernel([](unsigned *out) { out[0] = pacxx::warp::size(); }, {{1}, {1}})(lanes.data());
+  const unsigned w = gpu::copy(lanes)[0];
+  EXPECT_EQ(pacxx::detail::device_warp_size(), w);
+  const pacxx::policy::tuning::scan_runs_point<64, 64> scan_runs{};
+  const pacxx::policy::tuning::radix_runs_point<16> radix_runs{};
+  const pacxx::policy::tuning::scan_point<int, false, 64, 32> tiles{};
+  EXPECT_NO_THROW(pacxx::tune::detail::check_fits(tiles));
+  if (w > 1) {
+    EXPECT_THROW(pacxx::tune::detail::check_fits(scan_runs), pacxx::error);
+    EXPECT_THROW(pacxx::tune::detail::check_fits(radix_runs), pacxx::error);
+  } else {
+    EXPECT_NO_THROW(pacxx::tune::detail::check_fits(scan_runs));
+    EXPECT_NO_THROW(pacxx::tune::detail::check_fits(radix_runs));
+  }
+}
+
+// x -> a x + b over unsigned (wrapping); compose(f, g) applies f, then g: associative,
+// not commutative, exact.
+struct affine {
+  unsigned a, b;
+};
+struct compose {
+  affine operator()(const affine &f, const affine &g) const { return {f.a * g.a, f.b * g.a + g.b}; }
+};
+bool operator==(const affine &x, const affine &y) { return x.a == y.a && x.b == y.b; }
+
+// Every candidate (the runs' three steps among them) keeps the order of a
+// non-commutative op, scans exclusive with an init and in place, and fuses a view on the
+// input; sizes below a block, below the runs, and over many runs.
+TEST(Tuning, ScanCandidatesKeepOrderExclusiveAndInPlace) {
+  using S = pacxx::policy::tuning::scan_space<affine, false>;
+  for (std::size_t n :
+       {std::size_t(1), std::size_t(5), std::size_t(63), std::size_t(1025), std::size_t(100003)}) {
+    const std::vector<int> r = random_ints(2 * n, n + 11, 0, 1000);
+    std::vector<affine> h(n);
+    for (std::size_t i = 0; i < n; ++i)
+      h[i] = {unsigned(2 * r[2 * i] + 1), unsigned(r[2 * i + 1])};
+    const affine init{3, 7};
+    std::vector<affine> inc(n), exc(n);
+    affine run = h[0];
+    for (std::size_t i = 0; i < n; ++i) {
+      run = i ? compose{}(run, h[i]) : h[0];
+      inc[i] = run;
+    }
+    run = init;
+    for (std::size_t i = 0; i < n; ++i) {
+      exc[i] = run;
+      run = compose{}(run, h[i]);
+    }
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<affine> v = gpu::copy(h), out(n);
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        using P = decltype(policy);
+        auto twice = v | ranges::views::transform([](const affine &f) { return f; });
+        gpu::detail::scan_with<P, affine, false>("scan", pacxx::detail::device_view(twice),
+                                                 pacxx::detail::device_view(out), n, affine{},
+                                                 compose{});
+        EXPECT_TRUE(gpu::copy(out) == inc) << "inclusive, candidate " << c << ", n " << n;
+        gpu::detail::scan_with<P, affine, true>("scan", pacxx::detail::device_view(v),
+                                                pacxx::detail::device_view(v), n, init, compose{});
+        EXPECT_TRUE(gpu::copy(v) == exc) << "exclusive in place, candidate " << c << ", n " << n;
+      });
+    }
+  }
+}
+
 TEST(Tuning, RadixPassesSortTheSameUnderEveryCandidate) {
   using S = pacxx::policy::tuning::radix_space<4, 0, 4>;
   for (std::size_t n : {std::size_t(2), std::size_t(331), std::size_t(40009)}) {
@@ -163,6 +236,60 @@ TEST(Tuning, RadixPassesSortTheSameUnderEveryCandidate) {
       });
       EXPECT_EQ(gpu::copy(keys), want) << "candidate " << c << ", n " << n;
     }
+  }
+}
+
+// Pairs under every candidate (the runs' passes among them): stable (the values are the
+// input positions), ascending and descending, signed and float keys, a bit range of an
+// odd number of passes, and fewer keys than runs.
+template <class K, bool Descending>
+void expect_pairs_sorted(const std::vector<K> &h, unsigned begin_bit, unsigned end_bit) {
+  using S = pacxx::policy::tuning::radix_space<4, 4, 4>;
+  using bits = pacxx::agent::radix_key<K>;
+  const std::size_t n = h.size();
+  auto digits = [&](K k) {
+    auto b = bits::bits(k);
+    if (Descending)
+      b = decltype(b)(~b);
+    const unsigned width = end_bit - begin_bit;
+    return (b >> begin_bit) & (width >= 32 ? ~0u : (1u << width) - 1u);
+  };
+  std::vector<unsigned> want(n);
+  std::iota(want.begin(), want.end(), 0u);
+  std::stable_sort(want.begin(), want.end(),
+                   [&](unsigned a, unsigned b) { return digits(h[a]) < digits(h[b]); });
+  std::vector<unsigned> index(n);
+  std::iota(index.begin(), index.end(), 0u);
+  for (std::size_t c = 0; c < S::size; ++c) {
+    gpu::vector<K> keys = gpu::copy(h), alt(n);
+    gpu::vector<unsigned> values = gpu::copy(index), values_alt(n);
+    pacxx::tune::invoke<S>(c, [&](auto policy) {
+      gpu::detail::radix_passes<K, unsigned, Descending, unsigned, decltype(policy)>(
+          keys.data(), alt.data(), values.data(), values_alt.data(), n, begin_bit, end_bit);
+    });
+    const std::vector<unsigned> got = gpu::copy(values);
+    EXPECT_EQ(got, want) << "candidate " << c << ", n " << n << ", bits " << begin_bit << ".."
+                         << end_bit << (Descending ? ", descending" : "");
+    const std::vector<K> sorted = gpu::copy(keys);
+    for (std::size_t i = 0; i < n && i < got.size(); ++i)
+      if (!(bits::bits(sorted[i]) == bits::bits(h[got[i]]))) {
+        ADD_FAILURE() << "candidate " << c << ": key " << i << " not moved with its value";
+        break;
+      }
+  }
+}
+
+TEST(Tuning, RadixCandidatesSortPairsStablyEitherWay) {
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(5003)}) {
+    const std::vector<int> r = random_ints(n, n + 5, -300, 300);
+    std::vector<float> f(n);
+    for (std::size_t i = 0; i < n; ++i)
+      f[i] = float(r[i]) * 0.25f;
+    expect_pairs_sorted<int, false>(r, 0, 32);
+    expect_pairs_sorted<int, true>(r, 0, 32);
+    expect_pairs_sorted<float, false>(f, 0, 32);
+    expect_pairs_sorted<int, false>(r, 4, 28); // three passes: 8, 8, 8 bits
+    expect_pairs_sorted<int, true>(r, 3, 14);  // two passes, the second of 3 bits
   }
 }
 

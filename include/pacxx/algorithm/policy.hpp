@@ -2,6 +2,8 @@
 // algorithm headers). Tuned by the benchmarks, not by the algorithms.
 #pragma once
 #include <cstddef>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "pacxx/runtime.hpp"
@@ -836,9 +838,14 @@ template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks> struct re
     return tune::describe_values("block items max_blocks", {Block, Items, MaxBlocks});
   }
 };
-/// The space of gpu::reduce (and transform_reduce, inner_product, count_if).
-using reduce = tune::space<policy::reduce, reduce_point<256, 16, 32>, reduce_point<1024, 16, 16>,
-                           reduce_point<64, 32, 64>>;
+/// The space of gpu::reduce (and transform_reduce, inner_product, count_if). The last
+/// is CPU-shaped: few wide work-groups, each thread a long contiguous run where a warp is
+/// one lane (agent/reduce.hpp). PoCL, 2 cores, ints, 2026-12-07 (us, 2^20 / 2^22 / 2^24,
+/// fastest of 7): the built-in 1381 / 2321 / 3758, 256 x 16 x 32 395 / 379 / 2166,
+/// 64 x 32 x 64 263 / 427 / 2093, 128 x 64 x 4 147 / 223 / 1751, 1024 x 16 x 16 (the
+/// slowest on PoCL before, 2026-11-27) replaced by it.
+using reduce = tune::space<policy::reduce, reduce_point<256, 16, 32>, reduce_point<64, 32, 64>,
+                           reduce_point<128, 64, 4>>;
 
 /// The scans' candidates: as scan_for<T, Ordered>, with other threads and items.
 template <class T, bool Ordered, std::size_t Block, std::size_t Items> struct scan_point {
@@ -853,10 +860,29 @@ template <class T, bool Ordered, std::size_t Block, std::size_t Items> struct sc
   // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() { return tune::describe_values("block items", {Block, items}); }
 };
-/// The space of gpu::inclusive_scan and exclusive_scan.
+/// The scans' CPU-shaped candidate: `runs` blocks of Block threads, each block a
+/// contiguous run of the input, each thread a contiguous run of its block's, scanned in
+/// three steps (pacxx/agent/scan_runs.hpp) instead of the single pass.
+template <std::size_t Block, std::size_t Runs> struct scan_runs_point {
+  static constexpr std::size_t block = Block; // threads a block
+  static constexpr std::size_t runs = Runs;   // blocks (contiguous runs of the input)
+  // Explored only where a warp is one lane (tune.hpp): on a GPU, Runs x Block threads
+  // would each walk 1 / (Runs x Block) of the input one load at a time.
+  static constexpr bool one_lane_only = true;
+  // The candidate's parameters for the tuning store ("runs=16 block=64").
+  static std::string describe() { return tune::describe_values("runs block", {Runs, Block}); }
+};
+/// The space of gpu::inclusive_scan and exclusive_scan. The deterministic scans leave
+/// the runs out: their out[i] must not depend on the input's length, and the runs'
+/// bounds do.
 template <class T, bool Ordered>
-using scan_space = tune::space<scan_for<T, Ordered>, scan_point<T, Ordered, 256, 16>,
-                               scan_point<T, Ordered, 64, 32>, scan_point<T, Ordered, 512, 8>>;
+using scan_space = typename std::conditional<
+    Ordered,
+    tune::space<scan_for<T, Ordered>, scan_point<T, Ordered, 256, 16>,
+                scan_point<T, Ordered, 64, 32>, scan_point<T, Ordered, 512, 8>>,
+    tune::space<scan_for<T, Ordered>, scan_point<T, Ordered, 256, 16>,
+                scan_point<T, Ordered, 64, 32>, scan_point<T, Ordered, 512, 8>,
+                scan_runs_point<128, 8>, scan_runs_point<64, 64>>>::type;
 
 /// The onesweep passes' candidates: as radix_sort_for, with other threads and items
 /// (scaled and bounded by shared memory as there) and no launch bound. Block: at least
@@ -886,12 +912,24 @@ struct radix_point {
   // The candidate's parameters for the tuning store ("block=256 items=8").
   static std::string describe() { return tune::describe_values("block items", {Block, items}); }
 };
+/// The radix sorts' CPU-shaped candidate: Runs one-thread blocks, each a contiguous run
+/// of the keys, counting and scattering its keys in order (pacxx/agent/radix_runs.hpp)
+/// instead of the onesweep passes.
+template <std::size_t Runs> struct radix_runs_point {
+  static constexpr std::size_t runs = Runs; // blocks of one thread, one run each
+  // Explored only where a warp is one lane (tune.hpp): on a GPU Runs threads would sort
+  // the whole input.
+  static constexpr bool one_lane_only = true;
+  // The candidate's parameters for the tuning store ("runs=16").
+  static std::string describe() { return tune::describe_values("runs", {Runs}); }
+};
 /// The space of the radix sorts' digit passes.
 template <std::size_t KeyBytes, std::size_t ValueBytes, std::size_t WordBytes>
 using radix_space = tune::space<radix_sort_for<KeyBytes, ValueBytes, WordBytes>,
                                 radix_point<KeyBytes, ValueBytes, WordBytes, 256, 8>,
                                 radix_point<KeyBytes, ValueBytes, WordBytes, 256, 24>,
-                                radix_point<KeyBytes, ValueBytes, WordBytes, 512, 8>>;
+                                radix_point<KeyBytes, ValueBytes, WordBytes, 512, 8>,
+                                radix_runs_point<16>, radix_runs_point<64>>;
 
 /// gpu::histogram_even's candidates: histogram's, with other threads, items and grid.
 template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks>

@@ -22,7 +22,9 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "pacxx/agent/radix_runs.hpp"
 #include "pacxx/agent/radix_sort.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
 #include "pacxx/algorithm/policy.hpp"
@@ -69,11 +71,89 @@ void radix_histogram(const K *keys, std::size_t n, unsigned begin_bit, unsigned 
       keys, n, begin_bit, end_bit, passes, hist, first, words);
 }
 
-// The passes over keys and values with look-back words of type Word.
+// Whether policy P asks for the passes over contiguous runs (P::runs; the tuning
+// spaces' radix_runs_point) instead of the onesweep passes.
+template <class P, class = void> struct sorts_runs : std::false_type {};
+template <class P> struct sorts_runs<P, decltype(void(P::runs))> : std::true_type {};
+
+// The passes over contiguous runs (pacxx/agent/radix_runs.hpp): per pass the runs'
+// digit counts, read back and turned into each (run, digit)'s first position on the
+// host, then the scatter. Two launches a pass, the counts read back and the positions
+// copied in between. Keys in keys (values in values) at the end, as radix_passes.
+template <class K, class V, bool Descending, class P>
+void radix_runs_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
+                       unsigned begin_bit, unsigned end_bit) {
+  const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  const std::size_t runs = n < P::runs ? n : P::runs, words = runs * radix_digits;
+  unsigned *counts_kernel =
+      static_cast<unsigned *>(pacxx::detail::scratch(2 * words * sizeof(unsigned)));
+  unsigned *offsets_kernel = counts_kernel + words;
+  std::vector<unsigned> counts(words), offsets(words);
+  K *key_buf[2] = {keys, keys_alt};
+  V *value_buf[2] = {values, values_alt};
+  const pacxx::launch_config grid{{runs}, {1}};
+  for (unsigned p = 0; p < passes; ++p) {
+    const unsigned shift = begin_bit + p * radix_bits;
+    const unsigned width = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+    const unsigned mask = width >= radix_bits ? radix_digits - 1 : (1u << width) - 1u;
+    pacxx::kernel(
+        [](const K *keys, std::size_t n, unsigned shift, unsigned mask, unsigned *counts) {
+          pacxx::agent::run_digit_counts<K, Descending>(keys, n, shift, mask, counts);
+        },
+        grid)(key_buf[p % 2], n, shift, mask, counts_kernel);
+    pacxx::detail::copy_to_host(counts.data(), counts_kernel, words * sizeof(unsigned));
+    unsigned next = 0; // n < 2^32 (radix_passes_tuned's range)
+    for (unsigned d = 0; d < radix_digits; ++d)
+      for (std::size_t r = 0; r < runs; ++r) {
+        offsets[r * radix_digits + d] = next;
+        next += counts[r * radix_digits + d];
+      }
+    pacxx::detail::copy_to_device(offsets_kernel, offsets.data(), words * sizeof(unsigned));
+    pacxx::kernel(
+        [](const K *keys_in, K *keys_out, const V *values_in, V *values_out, std::size_t n,
+           unsigned shift, unsigned mask, const unsigned *offsets) {
+          pacxx::agent::run_scatter<K, V, Descending>(keys_in, keys_out, values_in, values_out, n,
+                                                      shift, mask, offsets);
+        },
+        grid)(key_buf[p % 2], key_buf[(p + 1) % 2], value_buf[p % 2], value_buf[(p + 1) % 2], n,
+              shift, mask, offsets_kernel);
+  }
+  if (passes % 2 == 1) {
+    pacxx::detail::copy_on_device(keys, keys_alt, n * sizeof(K));
+    if (value_bytes<V>::value != 0)
+      pacxx::detail::copy_on_device(values, values_alt, n * value_bytes<V>::value);
+  }
+}
+
+template <class K, class V, bool Descending, class Word, class P>
+void radix_onesweep_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
+                           unsigned begin_bit, unsigned end_bit);
+template <class K, class V, bool Descending, class Word, class P>
+void radix_passes_with(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
+                       unsigned begin_bit, unsigned end_bit, std::true_type /*runs*/) {
+  static_assert(sizeof(Word) == 4, "the passes over runs count in 32 bits (below 2^30 keys)");
+  radix_runs_passes<K, V, Descending, P>(keys, keys_alt, values, values_alt, n, begin_bit, end_bit);
+}
+template <class K, class V, bool Descending, class Word, class P>
+void radix_passes_with(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
+                       unsigned begin_bit, unsigned end_bit, std::false_type) {
+  radix_onesweep_passes<K, V, Descending, Word, P>(keys, keys_alt, values, values_alt, n, begin_bit,
+                                                   end_bit);
+}
+
+// The passes over keys and values with look-back words of type Word, under policy P.
 template <class K, class V, bool Descending, class Word,
           class P = pacxx::policy::radix_sort_for<sizeof(K), value_bytes<V>::value, sizeof(Word)>>
 void radix_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n, unsigned begin_bit,
                   unsigned end_bit) {
+  radix_passes_with<K, V, Descending, Word, P>(keys, keys_alt, values, values_alt, n, begin_bit,
+                                               end_bit, sorts_runs<P>{});
+}
+
+// The onesweep passes (pacxx/agent/radix_sort.hpp) under policy P.
+template <class K, class V, bool Descending, class Word, class P>
+void radix_onesweep_passes(K *keys, K *keys_alt, V *values, V *values_alt, std::size_t n,
+                           unsigned begin_bit, unsigned end_bit) {
   const unsigned passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   const std::size_t state_words = tiles * radix_digits;

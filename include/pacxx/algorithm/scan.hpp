@@ -19,12 +19,15 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <range/v3/range/access.hpp>
 #include <range/v3/range/traits.hpp>
 
 #include "pacxx/agent/scan.hpp"
+#include "pacxx/agent/scan_runs.hpp"
 #include "pacxx/algorithm/detail/clear_tiles.hpp"
+#include "pacxx/algorithm/detail/readback.hpp"
 #include "pacxx/algorithm/deterministic.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/device_range.hpp"
@@ -36,9 +39,59 @@
 namespace gpu {
 namespace detail {
 
-// One scan of src into dst under policy P (n > 0 elements).
+// Whether policy P asks for the scan over contiguous runs (P::runs, the blocks; the
+// tuning spaces' scan_runs_point) instead of the single-pass one.
+template <class P, class = void> struct scans_runs : std::false_type {};
+template <class P> struct scans_runs<P, decltype(void(P::runs))> : std::true_type {};
+
+// The scan over contiguous runs (pacxx/agent/scan_runs.hpp): the blocks' totals, their
+// scan on the host, the runs scanned with their prefixes. Two launches, the totals read
+// back and the prefixes copied in between.
 template <class P, class T, bool Exclusive, class Src, class Dst, class Op>
-void scan_with(const char *name, const Src &src, const Dst &dst, std::size_t n, T init, Op op) {
+void scan_runs(const Src &src, const Dst &dst, std::size_t n, T init, Op op) {
+  constexpr std::size_t B = P::block;
+  const std::size_t blocks = n < P::runs ? n : P::runs;
+  const readback_memory<T> m(blocks, pacxx::detail::scratch(blocks * sizeof(T)));
+  pacxx::kernel(
+      [op](const auto &in_view, std::size_t n, T *totals) {
+        auto in = in_view;
+        auto first = ranges::begin(in);
+        using D = ranges::range_difference_t<decltype(in)>;
+        T total;
+        if (pacxx::agent::run_total<T, B>(
+                [&](std::size_t i) -> T { return T(*(first + static_cast<D>(i))); }, op, n, total))
+          totals[pacxx::Block::get().index.x] = total;
+      },
+      pacxx::launch_config{{blocks}, {B}})(src, n, m.kernel);
+  std::vector<T> prefixes(blocks, init);
+  {
+    const readback<T> totals(m);
+    for (std::size_t b = 1; b < blocks; ++b)
+      prefixes[b] = Exclusive || b > 1 ? op(prefixes[b - 1], totals[b - 1]) : T(totals[b - 1]);
+  }
+  T *device_prefixes = static_cast<T *>(pacxx::detail::scratch(blocks * sizeof(T)));
+  pacxx::detail::copy_to_device(device_prefixes, prefixes.data(), blocks * sizeof(T));
+  pacxx::kernel(
+      [op](const auto &in_view, const auto &out_view, std::size_t n, const T *prefixes) {
+        auto in = in_view;
+        auto out = out_view;
+        auto first = ranges::begin(in);
+        auto result = ranges::begin(out);
+        using DI = ranges::range_difference_t<decltype(in)>;
+        using DO = ranges::range_difference_t<decltype(out)>;
+        const std::size_t b = pacxx::Block::get().index.x;
+        pacxx::agent::run_scan<T, B, Exclusive>(
+            [&](std::size_t i) -> T { return T(*(first + static_cast<DI>(i))); },
+            [&](std::size_t i, const T &v) { *(result + static_cast<DO>(i)) = v; }, op, n,
+            prefixes[b], Exclusive || b > 0);
+      },
+      pacxx::launch_config{{blocks}, {B}})(src, dst, n, device_prefixes);
+}
+
+// The single-pass scan (pacxx/agent/scan.hpp) of src into dst under policy P.
+template <class P, class T, bool Exclusive, class Src, class Dst, class Op>
+void scan_with(const char *name, const Src &src, const Dst &dst, std::size_t n, T init, Op op,
+               std::false_type /*runs*/) {
   const std::size_t tiles = pacxx::detail::ceil_div(n, P::block * P::items);
   if (tiles > 0xffffffffu)
     throw pacxx::error(std::string(name) + ": " + std::to_string(n) +
@@ -60,6 +113,17 @@ void scan_with(const char *name, const Src &src, const Dst &dst, std::size_t n, 
             [&](std::size_t i, const T &v) { *(result + static_cast<DO>(i)) = v; }, n, s, op, init);
       },
       pacxx::launch_config{{tiles}, {P::block}})(src, dst, n, state);
+}
+template <class P, class T, bool Exclusive, class Src, class Dst, class Op>
+void scan_with(const char *, const Src &src, const Dst &dst, std::size_t n, T init, Op op,
+               std::true_type /*runs*/) {
+  scan_runs<P, T, Exclusive>(src, dst, n, init, op);
+}
+
+// One scan of src into dst under policy P (n > 0 elements).
+template <class P, class T, bool Exclusive, class Src, class Dst, class Op>
+void scan_with(const char *name, const Src &src, const Dst &dst, std::size_t n, T init, Op op) {
+  scan_with<P, T, Exclusive>(name, src, dst, n, init, op, scans_runs<P>{});
 }
 
 template <class T, bool Exclusive, bool Ordered, class In, class Out, class Op>
