@@ -14,7 +14,9 @@ import os
 import re
 import sys
 
-FAMILIES = ['reduce', 'scan', 'sort', 'gemm']
+FAMILIES = ['reduce', 'scan', 'sort', 'gemm', 'gemv', 'merge_sort']
+# The families issue 36 sets the goals for; gemv and the merge sort are tabled without one.
+GOAL_FAMILIES = ['reduce', 'scan', 'sort', 'gemm']
 # What issue 36 asks of the tuned policies, by the device in the results folder's name.
 GOALS = {'pocl': (1.3, 'tuned >= 1.3x the H100 policies on PoCL'),
          'h100': (1.0, 'tuned never loses to the built-in policy on the H100'),
@@ -51,7 +53,7 @@ def tuning_goals(path):
     bound, label = GOALS.get(device_of(path), (1.0, 'tuned >= the built-in policy'))
     out = []
     t = rows(path)
-    for fam in FAMILIES:
+    for fam in GOAL_FAMILIES:
         pts = [(n, r['default'] / r['tuned']) for n, r in sorted(t.get(fam, {}).items())
                if 'default' in r and 'tuned' in r]
         if pts:

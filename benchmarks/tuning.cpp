@@ -1,7 +1,8 @@
 // Run-time tuning (issue 36): each tuned algorithm under its built-in policy (the H100's,
 // policy.hpp; `tuning_<family>_default`) and under the candidate that exploration chose
 // on this device (`tuning_<family>_tuned`), in one process: reduce (int sum), inclusive
-// scan (int), the radix sort of u32 keys and SGEMM. Both variants run the same code
+// scan (int), the radix sort of u32 keys, SGEMM, SGEMV (row-major A) and the merge sort
+// of 8-byte (key, index) pairs by key. Both variants run the same code
 // (the algorithms' own kernels through pacxx::tune::invoke), so they differ by policy
 // only. The exploration runs before the timed loop of the tuned variant, through
 // pacxx::tune::choose with the algorithm's family and size class (as the algorithm
@@ -13,6 +14,7 @@
 //       --benchmark_repetitions=3 --benchmark_report_aggregates_only=true > tuning.json
 // (with a fresh PACXX_CACHE_DIR, or the choices stored by an earlier run are reused).
 #include <pacxx/algorithm/gemm.hpp>
+#include <pacxx/algorithm/merge_sort.hpp>
 #include <pacxx/pacxx.hpp>
 #include <pacxx/tune.hpp>
 
@@ -177,6 +179,80 @@ void gemm(benchmark::State &state, bool tuned) {
   state.counters["candidate"] = double(chosen);
 }
 
+void gemv(benchmark::State &state, bool tuned) {
+  using S = pacxx::policy::tuning::gemv;
+  const std::size_t m = std::size_t(state.range(0)), n = m;
+  const std::vector<unsigned> ha = randoms(m * n, 6), hx = randoms(n, 7);
+  std::vector<float> fa(m * n), fx(n);
+  for (std::size_t i = 0; i < fa.size(); ++i)
+    fa[i] = float(int(ha[i] % 17) - 8); // small integers: every order of the sums agrees
+  for (std::size_t i = 0; i < n; ++i)
+    fx[i] = float(int(hx[i] % 17) - 8);
+  gpu::vector<float> a = gpu::copy(fa), x = gpu::copy(fx), y(m);
+  auto A = gpu::md(a, n, m);
+  auto xv = pacxx::detail::device_view(x);
+  auto yv = pacxx::detail::device_view(y);
+  // gpu::gemv's row-major path (a warp per row) under policy P.
+  auto run = [&](auto policy) {
+    gpu::detail::gemv_by_warp<decltype(policy)>(A, xv, yv, m, n, 1.f, 0.f);
+  };
+  const std::size_t c =
+      candidate<S>(state, tuned, "gpu::gemv/4/rows", pacxx::tune::size_class(m, n), run);
+  pacxx::tune::invoke<S>(c, run);
+  std::vector<float> want(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    float s = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      s += fa[i * n + j] * fx[j];
+    want[i] = s;
+  }
+  if (gpu::copy(y) != want)
+    state.SkipWithError("wrong gemv");
+  for (auto _ : state) {
+    pacxx::tune::invoke<S>(c, run);
+    pacxx::synchronize();
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(2 * m * n));
+  state.counters["candidate"] = double(c);
+}
+
+// The comparator sort's merge sort of (key, index) pairs by key.
+struct keyed {
+  unsigned key, index;
+};
+void merge_sort(benchmark::State &state, bool tuned) {
+  using S = pacxx::policy::tuning::merge_sort_space<keyed>;
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<unsigned> h = randoms(n, 8);
+  std::vector<keyed> hk(n);
+  for (std::size_t i = 0; i < n; ++i)
+    hk[i] = {h[i] % 100000, unsigned(i)};
+  gpu::vector<keyed> source = gpu::copy(hk), v(n);
+  auto by_key = [](const keyed &a, const keyed &b) { return a.key < b.key; };
+  // Each run sorts a fresh copy of the same pairs (the copy is in both variants' times).
+  auto run = [&](auto policy) {
+    pacxx::detail::copy_on_device(v.data(), source.data(), n * sizeof(keyed));
+    gpu::detail::merge_sort_with<decltype(policy)>(v.data(), n, by_key);
+  };
+  const std::size_t c =
+      candidate<S>(state, tuned, "gpu::merge_sort/8", pacxx::tune::size_class(n), run);
+  pacxx::tune::invoke<S>(c, run);
+  std::vector<keyed> want = hk;
+  std::stable_sort(want.begin(), want.end(), by_key);
+  const std::vector<keyed> got = gpu::copy(v);
+  for (std::size_t i = 0; i < n; ++i)
+    if (got[i].key != want[i].key || got[i].index != want[i].index) {
+      state.SkipWithError("wrong merge sort");
+      break;
+    }
+  for (auto _ : state) {
+    pacxx::tune::invoke<S>(c, run);
+    pacxx::synchronize();
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
+  state.counters["candidate"] = double(c);
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(reduce, default, false)
@@ -209,6 +285,25 @@ BENCHMARK_CAPTURE(gemm, default, false)
 BENCHMARK_CAPTURE(gemm, tuned, true)
     ->Arg(256)
     ->Arg(512)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+BENCHMARK_CAPTURE(gemv, default, false)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(gemv, tuned, true)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(merge_sort, default, false)
+    ->Arg(1 << 18)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(merge_sort, tuned, true)
+    ->Arg(1 << 18)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

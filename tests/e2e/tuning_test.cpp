@@ -343,6 +343,85 @@ TEST(Tuning, GemmIsBitwiseTheSameUnderEveryCandidate) {
   }
 }
 
+// gemv under every candidate, row-major A (a warp per row) and transposed (a thread per
+// row), beta 0 and not; small integers, so every order of the sums agrees.
+TEST(Tuning, GemvIsBitwiseTheSameUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::gemv;
+  const std::size_t m = 45, n = 1031;
+  const std::vector<int> ia = random_ints(m * n, 17, -8, 8), ix = random_ints(n, 18, -8, 8),
+                         iy = random_ints(m, 19, -8, 8);
+  const std::vector<float> ha(ia.begin(), ia.end()), hx(ix.begin(), ix.end()),
+      hy(iy.begin(), iy.end());
+  gpu::vector<float> a = gpu::copy(ha), at(n * m), x = gpu::copy(hx);
+  std::vector<float> transposed(n * m);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      transposed[j * m + i] = ha[i * n + j];
+  at = gpu::copy(transposed);
+  for (const float beta : {0.f, 3.f}) {
+    std::vector<float> want(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      float s = 0;
+      for (std::size_t j = 0; j < n; ++j)
+        s += ha[i * n + j] * hx[j];
+      want[i] = 2 * s + beta * hy[i];
+    }
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<float> y = gpu::copy(hy), yt = gpu::copy(hy);
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        using P = decltype(policy);
+        gpu::detail::gemv_by_warp<P>(gpu::md(a, n, m), pacxx::detail::device_view(x),
+                                     pacxx::detail::device_view(y), m, n, 2.f, beta);
+        gpu::detail::gemv_by_thread<P>(gpu::transposed(gpu::md(at, m, n)),
+                                       pacxx::detail::device_view(x),
+                                       pacxx::detail::device_view(yt), m, n, 2.f, beta);
+      });
+      EXPECT_EQ(gpu::copy(y), want) << "row-major, candidate " << c << ", beta " << beta;
+      EXPECT_EQ(gpu::copy(yt), want) << "transposed, candidate " << c << ", beta " << beta;
+    }
+  }
+  gpu::vector<float> y(m);
+  gpu::gemv(gpu::md(a, n, m), x, y, 2.f, 0.f); // the tuned call itself
+  std::vector<float> want(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    float s = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      s += ha[i * n + j] * hx[j];
+    want[i] = 2 * s;
+  }
+  EXPECT_EQ(gpu::copy(y), want);
+}
+
+// The comparator sort's merge sort under every candidate: stable (equal keys keep their
+// order), sizes below one sorted tile, at one, and over many.
+struct keyed {
+  int key;
+  unsigned index;
+};
+TEST(Tuning, MergeSortIsStableUnderEveryCandidate) {
+  using S = pacxx::policy::tuning::merge_sort_space<keyed>;
+  auto by_key = [](const keyed &a, const keyed &b) { return a.key < b.key; };
+  for (std::size_t n : {std::size_t(2), std::size_t(1000), std::size_t(4096), std::size_t(70001)}) {
+    const std::vector<int> r = random_ints(n, n + 21, -50, 50);
+    std::vector<keyed> h(n);
+    for (std::size_t i = 0; i < n; ++i)
+      h[i] = {r[i], unsigned(i)};
+    std::vector<keyed> want = h;
+    std::stable_sort(want.begin(), want.end(), by_key);
+    for (std::size_t c = 0; c < S::size; ++c) {
+      gpu::vector<keyed> v = gpu::copy(h);
+      pacxx::tune::invoke<S>(c, [&](auto policy) {
+        gpu::detail::merge_sort_with<decltype(policy)>(v.data(), n, by_key);
+      });
+      const std::vector<keyed> got = gpu::copy(v);
+      bool same = got.size() == n;
+      for (std::size_t i = 0; same && i < n; ++i)
+        same = got[i].key == want[i].key && got[i].index == want[i].index;
+      EXPECT_TRUE(same) << "candidate " << c << ", n " << n;
+    }
+  }
+}
+
 // ---- Records across processes (ctest runs these in order over one directory) ----
 
 std::string env(const char *name) {

@@ -38,6 +38,17 @@ __attribute__((always_inline)) inline T fold_run(Load &load, Op &op, std::size_t
     sum = op(sum, load(i));
   return sum;
 }
+// The run of this thread (blocks of B threads) and the fold of its elements. A thread
+// without elements (its run then starts at its block's end) holds the block's first
+// element: only threads after it, which have none either, see it.
+template <class T, std::size_t B, class Load, class Op> struct own_run {
+  run_split run;
+  T fold;
+  __attribute__((always_inline)) own_run(Load &load, Op &op, std::size_t n)
+      : run(n, Grid::get().size.x, Block::get().index.x, B, Thread::get().local.x),
+        fold(run.count ? fold_run<T>(load, op, run.first, run.count)
+                       : load(run.first - run.block)) {}
+};
 } // namespace detail
 
 // Step 1: the fold of the block's run (the thread of its last element returns true and
@@ -45,15 +56,11 @@ __attribute__((always_inline)) inline T fold_run(Load &load, Op &op, std::size_t
 template <class T, std::size_t B, class Load, class Op>
 __attribute__((always_inline)) inline bool run_total(Load &&load, Op op, std::size_t n, T &total) {
   const std::size_t l = Thread::get().local.x;
-  const run_split r(n, Grid::get().size.x, Block::get().index.x, B, l);
-  // A thread without elements (then r.first is its block's end) holds the block's first
-  // element: only threads after it, which have none either, see it.
-  const T mine =
-      r.count ? detail::fold_run<T>(load, op, r.first, r.count) : load(r.first - r.block);
+  const detail::own_run<T, B, Load, Op> own(load, op, n);
   block_scan<T, B> scan;
   T all;
-  const T inclusive = scan.inclusive(mine, op, all);
-  const std::size_t last = (r.block < B ? r.block : B) - 1;
+  const T inclusive = scan.inclusive(own.fold, op, all);
+  const std::size_t last = (own.run.block < B ? own.run.block : B) - 1;
   if (l == last)
     total = inclusive;
   return l == last;
@@ -67,12 +74,11 @@ template <class T, std::size_t B, bool Exclusive, class Load, class Store, class
 __attribute__((always_inline)) inline void
 run_scan(Load &&load, Store &&store, Op op, std::size_t n, const T &prefix, bool has_prefix) {
   const std::size_t l = Thread::get().local.x;
-  const run_split r(n, Grid::get().size.x, Block::get().index.x, B, l);
-  const T mine =
-      r.count ? detail::fold_run<T>(load, op, r.first, r.count) : load(r.first - r.block);
+  const detail::own_run<T, B, Load, Op> own(load, op, n);
+  const run_split &r = own.run;
   block_scan<T, B> scan;
   T all;
-  const T before = scan.exclusive(mine, op, all); // the threads before this one (not in 0)
+  const T before = scan.exclusive(own.fold, op, all); // the threads before this one (not in 0)
   bool have = has_prefix || l > 0;
   T run = l == 0 ? prefix : has_prefix ? op(prefix, before) : before;
   for (std::size_t i = r.first; i < r.first + r.count; ++i) {

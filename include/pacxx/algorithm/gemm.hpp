@@ -726,11 +726,23 @@ void gemv(const MA &A, X &&x, Y &&y, Alpha alpha, Beta beta) {
     return;
   const T a = T(alpha), b = T(beta);
   const std::size_t nn = a == T() ? 0 : n; // alpha == 0: A and x are not read
-  using P = pacxx::policy::gemv;
-  if (detail::has_layout<MA, md_layout::row_major>::value)
-    detail::gemv_by_warp<P>(A, xv, yv, m, nn, a, b);
-  else
-    detail::gemv_by_thread<P>(A, xv, yv, m, nn, a, b);
+  constexpr bool rows = detail::has_layout<MA, md_layout::row_major>::value;
+  auto launch = [&](auto policy) {
+    using P = decltype(policy);
+    if (rows)
+      detail::gemv_by_warp<P>(A, xv, yv, m, nn, a, b);
+    else
+      detail::gemv_by_thread<P>(A, xv, yv, m, nn, a, b);
+  };
+  // Tuned (pacxx/tune.hpp; policy::tuning::gemv, policy::gemv first). Only a call with
+  // beta = 0 explores: its result does not depend on y, so a trial may write it.
+  using Space = pacxx::policy::tuning::gemv;
+  const std::string family =
+      "gpu::gemv/" + std::to_string(sizeof(T)) + (rows ? "/rows" : "/columns");
+  const std::uint64_t size = pacxx::tune::size_class(m, nn);
+  const std::size_t choice = b == T() ? pacxx::tune::choose<Space>(family, size, launch)
+                                      : pacxx::tune::stored<Space>(family, size);
+  pacxx::tune::invoke<Space>(choice, launch);
 }
 
 } // namespace gpu

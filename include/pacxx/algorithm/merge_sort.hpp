@@ -13,12 +13,14 @@
 // H100, 2026-11-25 (benchmarks/results/2026-11-25-h100-stl-sort).
 #pragma once
 #include <cstddef>
+#include <string>
 
 #include "pacxx/agent/merge.hpp"
 #include "pacxx/agent/merge_sort.hpp"
 #include "pacxx/algorithm/policy.hpp"
 #include "pacxx/kernel.hpp"
 #include "pacxx/runtime.hpp"
+#include "pacxx/tune.hpp"
 #include "pacxx/vector.hpp"
 
 namespace gpu {
@@ -65,9 +67,8 @@ void merge_runs(const T *in, T *out, std::size_t n, std::size_t w, Comp comp) {
       pacxx::launch_config{{tiles}, {P::block}})(in, out, n, w, cuts);
 }
 
-// Sorts data[0, n) stably by comp.
-template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp) {
-  using P = pacxx::policy::merge_sort_for<T>;
+// Sorts data[0, n) stably by comp under policy P.
+template <class P, class T, class Comp> void merge_sort_with(T *data, std::size_t n, Comp comp) {
   using S = typename P::block_sort;
   constexpr std::size_t tile = S::block * S::items;
   // merge_runs' output tiles must not straddle two pairs of runs.
@@ -94,6 +95,23 @@ template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp
   std::size_t w = tile;
   for (unsigned p = 0; p < passes; ++p, w *= 2)
     merge_runs<P>(buf[p % 2], buf[(p + 1) % 2], n, w, comp);
+}
+
+// Sorts data[0, n) stably by comp under the tuned policy (pacxx/tune.hpp;
+// policy::tuning::merge_sort_space, merge_sort_for<T> first). The sort is in place, so a
+// trial sorts a copy.
+template <class T, class Comp> void merge_sort(T *data, std::size_t n, Comp comp) {
+  if (n <= 1)
+    return;
+  using Space = pacxx::policy::tuning::merge_sort_space<T>;
+  const std::size_t choice = pacxx::tune::choose<Space>(
+      "gpu::merge_sort/" + std::to_string(sizeof(T)), pacxx::tune::size_class(n), [&](auto policy) {
+        vector<T> copy(n);
+        pacxx::detail::copy_on_device(copy.data(), data, n * sizeof(T));
+        merge_sort_with<decltype(policy)>(copy.data(), n, comp);
+      });
+  pacxx::tune::invoke<Space>(
+      choice, [&](auto policy) { merge_sort_with<decltype(policy)>(data, n, comp); });
 }
 
 } // namespace detail

@@ -986,6 +986,50 @@ using gemm = tune::space<policy::gemm, gemm_point<64, 64, 8, 4, 4>, gemm_point<3
                          gemm_point<64, 64, 16, 8, 8>, gemm_point<128, 128, 16, 8, 8>,
                          gemm_point<128, 64, 16, 8, 8>, gemm_point<64, 64, 16, 4, 4>>;
 
+/// gpu::gemv's candidates: threads a block (a multiple of 32: a warp per row of a
+/// row-major A) and items a thread in flight.
+template <std::size_t Block, std::size_t Items> struct gemv_point {
+  static_assert(Block % 32 == 0, "gemv_point: a block of whole warps");
+  // The candidate's threads a block and items a thread.
+  // @{
+  static constexpr std::size_t block = Block, items = Items;
+  // @}
+  // The candidate's parameters for the tuning store ("block=256 items=4").
+  static std::string describe() { return tune::describe_values("block items", {Block, Items}); }
+};
+/// The space of gpu::gemv. Where a warp is one work-item, a row-major A's warp per row is
+/// a work-item per row and only block / 32 of a work-group's work-items have a row: the
+/// 32-thread candidate gives each work-group one.
+using gemv = tune::space<policy::gemv, gemv_point<128, 8>, gemv_point<512, 2>, gemv_point<32, 8>>;
+
+/// gpu::sort's merge sort candidates (comparator sorts): merge tiles of Block threads,
+/// block-sorted tiles of SortBlock (a multiple of Block), merge_sort_for<T>'s items times
+/// ItemsScale / 2, no launch bound.
+template <class T, std::size_t Block, std::size_t SortBlock, std::size_t ItemsScale>
+struct merge_sort_point {
+  static_assert(SortBlock % Block == 0, "merge_sort_point: a sorted tile of whole merge tiles");
+  static constexpr std::size_t block = Block; // threads a merge block
+  // Items a thread (a merge tile: block * items).
+  static constexpr std::size_t scaled = merge_sort_for<T>::items * ItemsScale / 2;
+  static constexpr std::size_t items = scaled < 1 ? 1 : scaled;
+  static constexpr unsigned min_blocks = 0; // launch bound of the merge kernels (none)
+  // The block sort's policy: the same items, SortBlock threads.
+  struct block_sort {
+    static constexpr std::size_t block = SortBlock; // threads a block
+    // Items a thread (a tile: block * items).
+    static constexpr std::size_t items = merge_sort_point::items;
+  };
+  // The candidate's parameters for the tuning store ("block=256 sort_block=512 items=8").
+  static std::string describe() {
+    return tune::describe_values("block sort_block items", {Block, SortBlock, items});
+  }
+};
+/// The space of the comparator sorts' merge sort.
+template <class T>
+using merge_sort_space =
+    tune::space<merge_sort_for<T>, merge_sort_point<T, 128, 256, 2>,
+                merge_sort_point<T, 256, 256, 4>, merge_sort_point<T, 64, 256, 4>>;
+
 } // namespace tuning
 
 } // namespace policy
