@@ -3,7 +3,7 @@
 // scan_runs_point). Block b of the grid takes the b-th of `blocks` contiguous runs of
 // [0, n), and each of its threads a contiguous run of the block's. Three steps, no
 // look-back:
-//   1. run_totals: each block folds its run (each thread its own, then block_scan over
+//   1. run_total: each block folds its run (each thread its own, then block_scan over
 //      the threads in order) and writes the total;
 //   2. the host scans the blocks' totals (pacxx/algorithm/scan.hpp, scan_runs);
 //   3. run_scan: each thread folds its run again, block_scan gives it the fold of the
@@ -12,8 +12,9 @@
 // other, so a work-item streaming through its own run is what a CPU thread does best,
 // and no work-group ever waits for another: the single-pass scan spent 29 % of its
 // time (perf, PoCL, 2 cores, 2^22 ints, 2026-12-07) spinning in the look-back on a
-// predecessor that the other core had not finished. On a GPU the loads of a warp are
-// uncoalesced here; tuning times it there too and keeps the single-pass scan.
+// predecessor that the other core had not finished. On a GPU a few threads would walk
+// the input one uncoalesced load at a time: exploration prunes the candidate there
+// (one_lane_only, pacxx/tune.hpp).
 //
 // op need not be commutative: every fold keeps index order. Each element is read twice
 // (steps 1 and 3) and written once; in place (the output is the input) is allowed, since
