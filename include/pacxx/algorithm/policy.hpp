@@ -1009,8 +1009,9 @@ template <class T, std::size_t Block, std::size_t SortBlock, std::size_t ItemsSc
 struct merge_sort_point {
   static_assert(SortBlock % Block == 0, "merge_sort_point: a sorted tile of whole merge tiles");
   static constexpr std::size_t block = Block; // threads a merge block
-  // Items a thread (a merge tile: block * items).
+  // merge_sort_for<T>'s items times ItemsScale / 2.
   static constexpr std::size_t scaled = merge_sort_for<T>::items * ItemsScale / 2;
+  // Items a thread (a merge tile: block * items), at least one.
   static constexpr std::size_t items = scaled < 1 ? 1 : scaled;
   static constexpr unsigned min_blocks = 0; // launch bound of the merge kernels (none)
   // The block sort's policy: the same items, SortBlock threads.
