@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "pacxx/agent/run_split.hpp"
 #include "pacxx/block/block_reduce.hpp"
 #include "pacxx/block/warp.hpp"
 #include "pacxx/thread.hpp"
@@ -62,8 +63,9 @@ inline T fold_loop(Load &load, Fold &fold, T sum, std::size_t first, std::size_t
 //
 // Blocked: on the GPU path, a thread's elements of a full tile are consecutive (l *
 // items, ..., l * items + items - 1) instead of B apart; for views computed from their
-// index, whose neighbours share work (pacxx/detail/blocked.hpp). Partial tiles and the
-// one-lane path stay striped.
+// index, whose neighbours share work (pacxx/detail/blocked.hpp). Partial tiles stay
+// striped. Where a warp is one lane, blocks and threads take contiguous runs instead of
+// tiles (below).
 template <class P, class T, bool Blocked = false, class Load, class Fold, class Op>
 __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op op, std::size_t n,
                                                      std::size_t rounds) {
@@ -73,21 +75,29 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
   const std::size_t l = Thread::get().local.x, b = Block::get().index.x;
   const std::size_t blocks = Grid::get().size.x, tiles = n / tile;
   const bool full = b < tiles;
+  const bool one_lane = warp::size() == 1; // a constant in the JIT: one path remains
+  // One lane a warp (PoCL on the CPU): block b takes the b-th of `blocks` contiguous runs
+  // of [0, n) (each at least one element: the grid does not exceed the tiles) and each
+  // thread a contiguous run of its block's, so a work-item streams through memory.
+  // Striped tiles (the GPU path below) made each work-item read one element of every B,
+  // and PoCL runs a work-group's work-items one after the other, each through all of its
+  // tiles: every cache line came from memory up to 16 times once a block's tiles
+  // outgrew the cache. At 2^24 ints (PoCL, 2 cores, 2026-12-07), striped: the H100
+  // policy (528 blocks of 256 x 8) 11.6 ms, 8 blocks of 32 x 64 25 ms; in runs: 3.8 and
+  // 1.9 ms (at 2^20: 1.4 ms and 0.15).
+  const run_split run(n, blocks, b, B, l); // (used where one_lane)
   // A thread's first element starts its sum (op has no identity); a thread with no
   // element loads element 0 and never publishes it.
-  const bool blocked = Blocked && warp::size() > 1;
+  const bool blocked = Blocked && !one_lane;
   // Where a thread's elements of a full tile start, and the step between them.
   const std::size_t own = blocked ? l * P::items : l, step = blocked ? 1 : B;
-  const std::size_t start = full ? b * tile + own : tiles * tile + l;
-  const bool have = full || start < n;
+  const std::size_t start = one_lane ? run.first : full ? b * tile + own : tiles * tile + l;
+  const bool have = one_lane ? run.count > 0 : full || start < n;
   T sum = load(have ? start : 0);
   std::size_t t = b;
-  if (warp::size() == 1) { // a constant in the JIT: one of the two paths remains
-    if (full) {
-      sum = detail::fold_loop(load, fold, sum, start + B, B, P::items - 1);
-      for (t += blocks; t < tiles; t += blocks)
-        sum = detail::fold_loop(load, fold, sum, t * tile + l, B, P::items);
-    }
+  if (one_lane) {
+    if (run.count > 1)
+      sum = detail::fold_loop(load, fold, sum, start + 1, 1, run.count - 1);
   } else if (full) {
     sum = detail::fold_loads(load, fold, sum, start + step, step,
                              std::make_index_sequence<P::items - 1>{});
@@ -101,7 +111,7 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
       t += blocks;
     }
   }
-  if (t == tiles) { // the partial tile at the end, bounds checked
+  if (!one_lane && t == tiles) { // the partial tile at the end, bounds checked
     for (std::size_t k = full ? 0 : 1; k < P::items; ++k) {
       const std::size_t i = t * tile + k * B + l;
       if (i < n)
@@ -109,10 +119,13 @@ __attribute__((always_inline)) inline T reduce_tiles(Load &&load, Fold fold, Op 
     }
   }
   // The threads that have a value are a prefix of the block: all of it with a full
-  // tile, else those below the partial tile's length. Outside any branch: block_reduce
-  // has barriers (PoCL needs them where every work-item of the group passes).
+  // tile, else those below the partial tile's length (one lane: those with elements).
+  // Outside any branch: block_reduce has barriers (PoCL needs them where every
+  // work-item of the group passes).
   const std::size_t rest = n - tiles * tile;
-  const std::size_t valid = b < tiles ? B : (rest < B ? rest : B);
+  const std::size_t valid = one_lane    ? (run.block < B ? run.block : B)
+                            : b < tiles ? B
+                                        : (rest < B ? rest : B);
   return block.reduce(sum, op, valid);
 }
 

@@ -839,15 +839,14 @@ template <std::size_t Block, std::size_t Items, std::size_t MaxBlocks> struct re
   }
 };
 /// The space of gpu::reduce (and transform_reduce, inner_product, count_if). The last
-/// is CPU-shaped: few wide work-groups. It replaced 1024 x 16 x 16, the slowest on PoCL
-/// (2026-11-27). On PoCL the reduction's one-lane path is striped like the GPU's, and
-/// PoCL runs a work-group's work-items one after the other, each through all of its
-/// tiles: few blocks pay for it once a block's tiles outgrow the cache (2 cores, ints,
-/// 2026-12-07, us at 2^20 / 2^22 / 2^24: the built-in 1062 / 2228 / 11560, 64 x 32 x 64
-/// 417 / 1762 / 10945, 128 x 64 x 4 668 / 3604 / 21985). Contiguous runs a work-item
-/// instead made 128 x 64 x 4 147 / 223 / 1751 us, but that version miscompiled (or
-/// mis-ran) on PoCL for a take of a zip with view::repeat at 257-2048 elements (a
-/// load 27 MB out of bounds; stl_fusion_test) and was taken back: not yet understood.
+/// is CPU-shaped: few wide work-groups, each thread a long contiguous run where a warp is
+/// one lane (agent/reduce.hpp). PoCL, 2 cores, ints, 2026-12-07 (us, 2^20 / 2^22 / 2^24,
+/// fastest of 7): the built-in 1381 / 2321 / 3758, 256 x 16 x 32 395 / 379 / 2166,
+/// 64 x 32 x 64 263 / 427 / 2093, 128 x 64 x 4 147 / 223 / 1751, 1024 x 16 x 16 (the
+/// slowest on PoCL before, 2026-11-27) replaced by it. With striped tiles on the one-lane
+/// path (as on the GPU) the built-in took 1062 / 2228 / 11560 and 128 x 64 x 4 668 / 3604
+/// / 21985: PoCL runs a work-group's work-items one after the other, so each cache line
+/// was read once a work-item.
 using reduce = tune::space<policy::reduce, reduce_point<256, 16, 32>, reduce_point<64, 32, 64>,
                            reduce_point<128, 64, 4>>;
 

@@ -7,6 +7,7 @@
 #include "pacxx/error.hpp"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
@@ -209,6 +210,44 @@ static void check_local_memory_in_kernel(Module &m, Function &kernel) {
                 "give it to");
 }
 
+// assert() in device code is compiled out on OpenCL, as under NDEBUG: each branch into a
+// failing assertion's block is made to skip it, so a failed assertion does not stop the
+// kernel. OpenCL 1.2 has no assert, and a trap in its place is miscompiled by PoCL 3.1
+// (Debian 12's; both work-group methods, loopvec and cbs): in a reduction whose
+// work-items each fold a contiguous run of a range-v3 take over a zip (whose iterators
+// assert their bounds without NDEBUG), PoCL's code took the per-work-item loop bound and
+// the test for a run's extra element from one work-item for all of them, so a run of one
+// element looped 2^64 times (a segfault, 27 MB past the input) or every work-item folded
+// the extra element (1024 for 516); the IR given to PoCL was right, and the same kernel
+// without the traps ran right (2026-12-07, agent/reduce.hpp's one-lane runs). Range-v3's
+// checks are assertions like these, so with traps any device code that reads a view
+// through them was exposed. CUDA keeps the trap (runtime/jit/nvptx).
+static void compile_out_asserts(Module &m) {
+  Function *fail = m.getFunction("__assert_fail");
+  if (!fail)
+    return;
+  std::vector<CallInst *> calls;
+  for (User *u : fail->users())
+    if (auto *c = dyn_cast<CallInst>(u))
+      calls.push_back(c);
+  for (CallInst *c : calls) {
+    BasicBlock *bb = c->getParent();
+    for (BasicBlock *p : SmallVector<BasicBlock *, 4>(predecessors(bb))) {
+      auto *br = dyn_cast<BranchInst>(p->getTerminator());
+      if (!br || !br->isConditional())
+        continue;
+      BasicBlock *other = br->getSuccessor(br->getSuccessor(0) == bb ? 1 : 0);
+      if (other == bb)
+        continue;
+      bb->removePredecessor(p);
+      BranchInst::Create(other, br);
+      br->eraseFromParent();
+    }
+    // A block still reached (from a switch, say) ends in unreachable: an assumption.
+    c->eraseFromParent();
+  }
+}
+
 static Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
   LLVMContext &ctx = m.getContext();
   m.setTargetTriple("spir64-unknown-unknown");
@@ -246,13 +285,7 @@ static Function *spir_lower(Module &m, Function &entry, const kernel_info &info)
 
   lower_ids(m);
   lower_warps(m);
-  // assert(): OpenCL 1.2 has no assert; a failed one traps (the device aborts).
-  for_each_call(m, "__assert_fail", [&](CallInst &c) -> Value * {
-    IRBuilder<> ib(&c);
-    ib.CreateCall(Intrinsic::getDeclaration(&m, Intrinsic::trap));
-    c.eraseFromParent();
-    return nullptr;
-  });
+  compile_out_asserts(m);
   bring_local_memory_into_kernel(m, *k);
   check_local_memory_in_kernel(m, *k);
   for_each_call(m, "__pacxx_dynamic_shared_memory", [&](CallInst &c) -> Value * {
