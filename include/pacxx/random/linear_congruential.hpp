@@ -22,17 +22,26 @@ template <std::uint32_t A, std::uint32_t M> class multiplicative_congruential_en
   static_assert(M < (1u << 31) && A < M, "products must fit 64 bits");
   std::uint32_t x_;
 
-  // a * b mod m. For m = 2^31 - 1 (both minstd engines) by folding: 2^31 = 1 mod m, so
-  // the 62-bit product's high and low 31 bits add up to it (twice, then one subtraction)
-  // in a few 32-bit operations, where the 64-bit % became a call or a long multiply
-  // sequence on the GPU.
-  static constexpr std::uint32_t mul(std::uint64_t a, std::uint64_t b) {
-    return M == 2147483647u ? fold(fold(a * b)) : static_cast<std::uint32_t>(a * b % M);
+  // a * b mod m, up to one m too many (a, b <= 2^31). For m = 2^31 - 1 (both minstd
+  // engines) by folding: 2^31 = 1 mod m, so the 62-bit product's high and low 31 bits add
+  // up to it (twice, then reduce's one subtraction), where the 64-bit % became a call or
+  // a long multiply sequence on the GPU. The operands are 32-bit and the folds work on
+  // 32-bit halves, so the product is one widening 32-bit multiply (PTX mul.wide.u32) and
+  // the rest 32-bit operations: with 64-bit operands, whose high halves the compiler
+  // could not prove zero, each product was a 64-bit multiply (mul.lo.s64) and each fold
+  // 64-bit ands, shifts and adds (pacxx-kernels --ptx of gpu::tabulate with
+  // default_random_engine + discard, 2026-12-07).
+  static constexpr std::uint32_t mul(std::uint32_t a, std::uint32_t b) {
+    return M == 2147483647u ? fold(static_cast<std::uint64_t>(a) * b)
+                            : static_cast<std::uint32_t>(static_cast<std::uint64_t>(a) * b % M);
   }
-  static constexpr std::uint64_t fold(std::uint64_t p) { return (p & 2147483647u) + (p >> 31); }
-  static constexpr std::uint32_t reduce(std::uint64_t r) {
-    return static_cast<std::uint32_t>(r >= M ? r - M : r);
+  // p mod m up to one m too many, for p < 2^62: <= 2^31.
+  static constexpr std::uint32_t fold(std::uint64_t p) {
+    const std::uint32_t s = (static_cast<std::uint32_t>(p) & 2147483647u) +
+                            static_cast<std::uint32_t>(p >> 31); // < 2^32
+    return (s & 2147483647u) + (s >> 31);
   }
+  static constexpr std::uint32_t reduce(std::uint32_t r) { return r >= M ? r - M : r; }
 
   // jumps.p[b][j] = a^(j * 256^b) mod m: discard(n) multiplies one entry per byte of n.
   // 8 KiB, a constant global on the device (global memory on CUDA, read through L1: the
@@ -84,7 +93,7 @@ public:
   // The state after n more calls: x * a^n mod m, a^n as the product of one table entry
   // per byte of n.
   void discard(unsigned long long n) {
-    std::uint64_t f = 1;
+    std::uint32_t f = 1;
     for (int b = 0; n != 0; ++b, n >>= 8)
       f = mul(f, jumps.p[b][n & 255u]);
     x_ = reduce(mul(f, x_));
