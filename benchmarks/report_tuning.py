@@ -54,8 +54,11 @@ def tuning_goals(path):
     out = []
     t = rows(path)
     for fam in GOAL_FAMILIES:
-        pts = [(n, r['default'] / r['tuned']) for n, r in sorted(t.get(fam, {}).items())
-               if 'default' in r and 'tuned' in r]
+        # Where exploration chose candidate 0 (the built-in policy), the tuned variant runs
+        # the built-in's kernels: the two timings differ by noise alone, so it counts as
+        # 1.00x (the table below keeps the measured ratio).
+        pts = [(n, 1.0 if r['candidate'] == 0 else r['default'] / r['tuned'])
+               for n, r in sorted(t.get(fam, {}).items()) if 'default' in r and 'tuned' in r]
         if pts:
             n, worst = min(pts, key=lambda p: p[1])
             out.append((label, 'tuning_' + fam, 'yes' if worst >= bound else 'NO',
@@ -72,6 +75,8 @@ def main(out_dir, path):
              % ctx.get('date', '?'), '', '| goal | family | met | worst (size) |',
              '|---|---|---|---|']
     lines += ['| %s |' % ' | '.join(g) for g in tuning_goals(path)]
+    lines += ['', 'A size where exploration chose candidate 0 (the built-in policy) counts as '
+              '1.00x in the goals: both variants run the same kernels.']
     lines += ['', '| family | size | built-in us | tuned us | speedup | candidate | exploration ms |',
               '|---|---|---|---|---|---|---|']
     for fam in FAMILIES:
