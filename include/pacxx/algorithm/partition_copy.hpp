@@ -23,7 +23,8 @@
 namespace gpu {
 namespace detail {
 
-// Policy: void for pacxx::policy::select_for<the input's value type> (benchmarks pass others).
+// Policy: void for pacxx::policy::partition_for<the input's value type> (benchmarks pass
+// others).
 template <class Policy = void, class In, class OutT, class OutF, class Pred>
 std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, OutT &&out_true,
                                                    OutF &&out_false, Pred pred) {
@@ -38,7 +39,7 @@ std::pair<std::size_t, std::size_t> partition_into(const char *name, In &&in, Ou
   if (n == 0)
     return {0, 0};
   using U = ranges::range_value_t<decltype(src)>;
-  using P = typename std::conditional<std::is_void<Policy>::value, pacxx::policy::select_for<U>,
+  using P = typename std::conditional<std::is_void<Policy>::value, pacxx::policy::partition_for<U>,
                                       Policy>::type;
   const select_if<Pred> sel{pred};
   const std::size_t t = select_with(n, [&](auto c_type) -> std::size_t {

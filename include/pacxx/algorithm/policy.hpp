@@ -89,7 +89,23 @@ struct shaped {
 // measured with it (the session's device time ran out). In these runs a group's
 // neighbourhoods each had their own address, so the loads they share were not merged
 // (20 loads a 2D group, 28 in 3D); they are now (14 and 22, detail/shaped.hpp:
-// stencil_group), not yet measured either.
+// stencil_group). Merged, on the H100 (2026-12-07, benchmarks/results/
+// 2026-12-07-h100-stencil-groups; naive CUDA 24.7 / 77.4 / 277 and 21.1 / 94.8 / 678,
+// copy 17.8 / 57.0 / 189 and 13.6 / 56.5 / 367; all x items 1):
+//   group  block    2D                  3D
+//   4      32 x 8   21.0 / 63.0 / 212   19.7 / 74.0 / 475   (this policy)
+//   2      32 x 8   20.6 / 63.4 / 216   19.1 / 94.7 / 631
+//   8      32 x 8   20.0 / 62.3 / 204   20.1 / 75.8 / 494
+//   4      64 x 4   19.7 / 62.4 / 208   19.1 / 76.4 / 485
+//   8      64 x 2   20.1 / 60.8 / 202   19.3 / 77.4 / 491
+//   4      128 x 2  18.8 / 60.8 / 208   18.9 / 82.8 / 505   (2D: shaped_stencil_2d)
+//   8      128 x 1  18.9 / 60.9 / 200   19.8 / 88.7 / 507
+// The same run: Canny 15.4 / 176 ms at 2048^2 / 4096^2 (the naive kernels 20.9 / 131),
+// stable fluids 1.05 / 3.58 ms at 1024^2 / 2048^2 (1.02 / 3.27), both with 4 x 32 x 8.
+// 2D stencils take 4 rows in blocks of 128 x 2 (shaped_stencil_2d): 1.27-1.33x the naive
+// kernel and 0.91-0.95 of the copy rate at every size above. 8 x 128 x 1 was as fast,
+// but gives a grid half the threads, and Canny's and fluids' 1024^2 - 2048^2 grids are
+// small; neither program has been measured with the new blocks yet.
 struct shaped_stencil : shaped {
   // Elements a thread takes in its column, block_y rows apart.
   static constexpr std::size_t rows = 1;
@@ -97,6 +113,11 @@ struct shaped_stencil : shaped {
   static constexpr std::size_t group = 4;         // consecutive rows (2D) or planes (3D) a thread
   static constexpr std::size_t group_x_items = 1; // x_items where a thread takes groups
   static constexpr bool group_everywhere = false; // groups also where a warp is one work-item
+};
+// gpu::transform over a 2D stencil: groups of 4 rows, blocks of 128 x 2 (the table above).
+struct shaped_stencil_2d : shaped_stencil {
+  static constexpr std::size_t block_x = 128; // threads a block along x
+  static constexpr std::size_t block_y = 2;   // threads a block along y
 };
 
 // gpu::reduce: one pass over the (fused) input into one partial per block, then the
@@ -277,32 +298,70 @@ template <class T> struct select_for {
       scaled <= 1 ? 1 : (scaled > select::items ? select::items : scaled) | 1;
 };
 
+// gpu::partition_copy and stable_partition_copy: the compaction with both parts staged
+// (agent/select.hpp, Partition), in tiles of 384 x 11 for 4-byte elements instead of
+// select's 17 items a thread. partition_copy of 2^24 / 2^26 / 2^28 floats, about half
+// selected (H100, 2026-12-07, thrust_parity.cpp with policies, benchmarks/results/
+// 2026-12-07-h100-stencil-groups/ab): 384 x 17 (select's) 105 / 347 / 1314 us, 256 x 17
+// 102 / 334 / 1262, 128 x 17 102 / 339 / 1290, 512 x 17 143 / 503 / 1941, 256 x 23 115 /
+// 383 / 1451, 384 x 25 126 / 435 / 1682, 384 x 11 88.7 / 290 / 1100 (CUB's
+// DevicePartition::If 91.2 / 276 / 1014).
+template <class T> struct partition_for : select_for<T> {
+  // Items a thread: 11 for 4-byte elements, scaled by size (odd, as select_for's).
+  static constexpr std::size_t items = scaled_items<T, 11, 4>::value | 1;
+};
+
 // Set operations (pacxx/agent/set_operations.hpp): one block per tile of block * items
 // merged input elements (plus one, where a tile's end cut takes the b half of a pair),
-// the tile in shared memory, which then stages the outputs. Not tuned on a GPU yet: 256
-// threads as the merge, 15 items for 4-byte elements (Thrust's sm_52 tuning; its sm_60+
-// one is 512 x 19), fewer for larger ones so that the tile stays near 15 KiB; at least 2
-// (set_op_tile's bound on a thread's steps needs it). The look-back waits as select's.
-// min_blocks: the pass's launch bound. Unbounded, ptxas (sm_90) gave the pass 46-88
-// registers (int intersection 52, int union 69, u64 union 88: 2 blocks of 256 a
-// multiprocessor); bounded to 4 blocks every one of the test's passes fits 64 registers
-// with no spills. Not timed yet.
+// the tile in shared memory, which then stages the outputs. set_ops: 256 threads as the
+// merge, 15 items for 4-byte elements (Thrust's sm_52 tuning; its sm_60+ one is 512 x
+// 19), the first policy, still the default of set_ops_for; the operations themselves take
+// set_ops_selective or set_ops_merging (below, measured). Items shrink for larger
+// elements so that the tile stays near its 4-byte size; at least 2 (set_op_tile's bound
+// on a thread's steps needs it). The look-back waits as select's. min_blocks: the pass's
+// launch bound. Unbounded, ptxas (sm_90) gave the 256 x 15 pass 46-88 registers (int
+// intersection 52, int union 69, u64 union 88: 2 blocks of 256 a multiprocessor);
+// bounded to 4 blocks every one of the test's passes fits 64 registers with no spills.
 struct set_ops {
   static constexpr std::size_t block = 256; // threads a block
   static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
   static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (the pass's bound)
 };
 // The set operations' policy for elements of type T: set_ops with items scaled by size.
-template <class T> struct set_ops_for {
-  static constexpr std::size_t block = set_ops::block; // threads a block
-  // set_ops::items scaled by the element size.
-  static constexpr std::size_t scaled = scaled_items<T, set_ops::items, 4>::value;
+// The operations whose result is at most a's elements (intersection, difference) take
+// longer tiles, with a looser launch bound; those that merge both inputs into their result
+// (union, symmetric difference) wider blocks, unbounded. Int sets of 2^24 / 2^26 / 2^28
+// elements in all (H100, 2026-12-07, thrust_parity.cpp with policies, benchmarks/results/
+// 2026-12-07-h100-stencil-groups/ab), us, block x items x min_blocks:
+//                     256x15x4 (before)  256x23x2           384x15x0           512x19x0
+//   set_intersection  108 / 339 / 1298   96.5 / 290 / 1080  104 / 321 / 1204   105 / 323 / 1195
+//   set_union         125 / 402 / 1529   129 / 406 / 1522   123 / 388 / 1448   180 / 620 / 2372
+// (also tried: 256x15x0, 512x15x2, 256x11x4, 128x15x8, none better; Thrust's
+// set_intersection 116 / 310 / 981, set_union 137 / 366 / 1274). set_difference and
+// set_symmetric_difference were not timed with these: they take the policy of the
+// operation whose output they resemble.
+struct set_ops_selective {
+  static constexpr std::size_t block = 256; // threads a block
+  static constexpr std::size_t items = 23;  // items a thread, for 4-byte elements
+  static constexpr unsigned min_blocks = 2; // blocks a multiprocessor (the pass's bound)
+};
+struct set_ops_merging {
+  static constexpr std::size_t block = 384; // threads a block
+  static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
+  static constexpr unsigned min_blocks = 0; // no launch bound
+};
+// The set operations' policy for elements of type T: Base's (set_ops_selective or
+// set_ops_merging; set_ops for other callers) with items scaled by size.
+template <class T, class Base = set_ops> struct set_ops_for {
+  static constexpr std::size_t block = Base::block; // threads a block
+  // Base::items scaled by the element size.
+  static constexpr std::size_t scaled = scaled_items<T, Base::items, 4>::value;
   // Items a thread (at least 2).
   static constexpr std::size_t items = scaled < 2 ? 2 : scaled;
   // The look-back's wait before its first poll, ns.
   static constexpr unsigned lookback_delay_ns = select::lookback_delay_ns;
   // Blocks a multiprocessor (the pass's launch bound).
-  static constexpr unsigned min_blocks = set_ops::min_blocks;
+  static constexpr unsigned min_blocks = Base::min_blocks;
 };
 
 // gpu::histogram_even: blocks stride over tiles of block * items samples (a thread's

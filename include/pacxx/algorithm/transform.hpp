@@ -95,7 +95,7 @@ void transform_shaped_with(const S &src, const D &dst, F f) {
       shaped_launch<P, rank>(e, groups{}))(src, dst, e);
 }
 template <class S, class D, class F> void transform_shaped(const S &src, const D &dst, F f) {
-  transform_shaped_with<pacxx::detail::shaped_policy<S>>(src, dst, f);
+  transform_shaped_with<typename pacxx::detail::transform_policy_of<S>::type>(src, dst, f);
 }
 template <class S, class D, class F>
 void transform_views(const S &src, const D &dst, F f, std::true_type) {

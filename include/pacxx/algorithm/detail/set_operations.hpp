@@ -162,11 +162,19 @@ std::size_t set_op_pass(const VA &a, const VB &b, const VO &out, Comp comp,
   return readback<C>(total)[0];
 }
 
+// The policy base of op (policy.hpp): set_ops_selective where the result is at most a's
+// elements, set_ops_merging where it merges both inputs.
+template <set_op Op> struct set_op_policy_base {
+  using type = typename std::conditional<Op == set_op::intersection || Op == set_op::difference,
+                                         pacxx::policy::set_ops_selective,
+                                         pacxx::policy::set_ops_merging>::type;
+};
 // op over device views a and b (sorted by comp) into device view out; T: the elements'
 // type in the tile (b's elements are converted to it). Returns the number written.
 // P: the policy (benchmarks pass others).
-template <set_op Op, class T, class P = pacxx::policy::set_ops_for<T>, class VA, class VB, class VO,
-          class Comp>
+template <set_op Op, class T,
+          class P = pacxx::policy::set_ops_for<T, typename set_op_policy_base<Op>::type>, class VA,
+          class VB, class VO, class Comp>
 std::size_t set_op_views(const char *name, const VA &a, const VB &b, const VO &out, Comp comp) {
   static_assert(pacxx::is_device_copyable<Comp>::value,
                 "gpu set operations: the comparison must be trivially copyable (capture values "

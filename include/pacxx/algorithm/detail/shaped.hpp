@@ -88,6 +88,16 @@ template <class V>
 using shaped_policy =
     typename std::conditional<has_interior<V>::value, policy::shaped_stencil, policy::shaped>::type;
 
+// The policy of gpu::transform over V: a 2D stencil's groups take their own blocks
+// (policy::shaped_stencil_2d), the rest shaped_policy's.
+template <class V, bool = has_interior<V>::value> struct transform_policy_of {
+  using type = shaped_policy<V>;
+};
+template <class V> struct transform_policy_of<V, true> {
+  using type = typename std::conditional<V::rank == 2, policy::shaped_stencil_2d,
+                                         policy::shaped_stencil>::type;
+};
+
 struct extents3 {
   std::size_t w, h, d;
 };
