@@ -327,7 +327,6 @@ struct set_ops {
   static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
   static constexpr unsigned min_blocks = 4; // blocks a multiprocessor (the pass's bound)
 };
-// The set operations' policy for elements of type T: set_ops with items scaled by size.
 // The operations whose result is at most a's elements (intersection, difference) take
 // longer tiles, with a looser launch bound; those that merge both inputs into their result
 // (union, symmetric difference) wider blocks, unbounded. Int sets of 2^24 / 2^26 / 2^28
@@ -340,11 +339,13 @@ struct set_ops {
 // set_intersection 116 / 310 / 981, set_union 137 / 366 / 1274). set_difference and
 // set_symmetric_difference were not timed with these: they take the policy of the
 // operation whose output they resemble.
+// The policy of set_intersection and set_difference.
 struct set_ops_selective {
   static constexpr std::size_t block = 256; // threads a block
   static constexpr std::size_t items = 23;  // items a thread, for 4-byte elements
   static constexpr unsigned min_blocks = 2; // blocks a multiprocessor (the pass's bound)
 };
+// The policy of set_union and set_symmetric_difference.
 struct set_ops_merging {
   static constexpr std::size_t block = 384; // threads a block
   static constexpr std::size_t items = 15;  // items a thread, for 4-byte elements
