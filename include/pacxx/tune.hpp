@@ -203,7 +203,8 @@ template <class Space, class F> decltype(auto) invoke(std::size_t i, F &&f) {
 /// code: "gpu::reduce/4") at `size_class`: the built-in one (0) with PACXX_TUNE=0, the
 /// stored choice with 1, and with explore, where nothing is stored, the fastest of the
 /// candidates that trial(P{}) runs (one complete, repeatable run of the work under policy
-/// P; it must not change what the caller sees, e.g. write to a scratch copy).
+/// P; it must not change what the caller sees, e.g. write to a scratch copy), or the
+/// built-in one where the fastest is less than 3 % faster than it (timing noise).
 template <class Space, class Trial>
 std::size_t choose(const std::string &family, std::uint64_t size_class, Trial &&trial) {
   if (Space::size == 1 || mode() == 0)
