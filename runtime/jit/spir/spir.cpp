@@ -223,15 +223,8 @@ static void check_local_memory_in_kernel(Module &m, Function &kernel) {
 // checks are assertions like these, so with traps any device code that reads a view
 // through them was exposed. CUDA keeps the trap (runtime/jit/nvptx).
 static void compile_out_asserts(Module &m) {
-  Function *fail = m.getFunction("__assert_fail");
-  if (!fail)
-    return;
-  std::vector<CallInst *> calls;
-  for (User *u : fail->users())
-    if (auto *c = dyn_cast<CallInst>(u))
-      calls.push_back(c);
-  for (CallInst *c : calls) {
-    BasicBlock *bb = c->getParent();
+  for_each_call(m, "__assert_fail", [](CallInst &c) -> Value * {
+    BasicBlock *bb = c.getParent();
     for (BasicBlock *p : SmallVector<BasicBlock *, 4>(predecessors(bb))) {
       auto *br = dyn_cast<BranchInst>(p->getTerminator());
       if (!br || !br->isConditional())
@@ -244,8 +237,9 @@ static void compile_out_asserts(Module &m) {
       br->eraseFromParent();
     }
     // A block still reached (from a switch, say) ends in unreachable: an assumption.
-    c->eraseFromParent();
-  }
+    c.eraseFromParent();
+    return nullptr;
+  });
 }
 
 static Function *spir_lower(Module &m, Function &entry, const kernel_info &info) {
